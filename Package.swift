@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+// rkexport: ResearchKit result archives → tidy CSV, XLSX, statistics and a codebook.
+//
+// Data flows one way and the targets say so:
+//   RKImport (files → RKModel values) → RKTidy (values → RKTable rows) → RKWrite (rows → files)
+// RKPipeline wires the stages for a run; `rkexport` is the thin command line on top.
+import PackageDescription
+
+let package = Package(
+  name: "rkexport",
+  products: [
+    .executable(name: "rkexport", targets: ["rkexport"]),
+    .library(name: "RKImport", targets: ["RKImport"]),
+    .library(name: "RKPipeline", targets: ["RKPipeline"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+  ],
+  targets: [
+    // Result model: plain values, no I/O.
+    .target(name: "RKModel"),
+    // Cells, columns and row sinks: the vocabulary shared by the flattener and the writers.
+    .target(name: "RKTable"),
+    // Readers: binary/XML plists, keyed archives, ResearchKit classes, JSON, inputs and zips.
+    .target(
+      name: "RKImport",
+      dependencies: [
+        "RKModel",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]
+    ),
+    // Flattener, wide pivot, statistics, codebook: rows, no files.
+    .target(name: "RKTidy", dependencies: ["RKModel", "RKTable"]),
+    // libxlsxwriter, through pkg-config (Debian: libxlsxwriter-dev zlib1g-dev pkg-config).
+    .systemLibrary(
+      name: "CXLSXWriter",
+      pkgConfig: "xlsxwriter",
+      providers: [.apt(["libxlsxwriter-dev", "zlib1g-dev", "pkg-config"])]
+    ),
+    // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
+    .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter"]),
+    // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
+    .target(name: "RKPipeline", dependencies: ["RKModel", "RKTable", "RKImport", "RKTidy", "RKWrite"]),
+    .executableTarget(
+      name: "rkexport",
+      dependencies: [
+        "RKPipeline", "RKImport", "RKModel",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "RKImportTests", dependencies: ["RKImport", "RKModel"]),
+    .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
+    .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable"]),
+    .testTarget(name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable"]),
+    .testTarget(name: "RKExportTests", dependencies: ["rkexport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// The one header rkexport needs from libxlsxwriter (Debian libxlsxwriter-dev).
+#include <xlsxwriter.h>

@@ -1,0 +1,29 @@
+// One unit of input: a file, a zip entry, or a Bridge upload (a folder or zip read as one run).
+
+/// One thing to import, found by `InputWalker`.
+public struct InputItem: Sendable, Hashable {
+  /// How to reach the bytes.
+  public enum Location: Sendable, Hashable {
+    /// A file on disk (absolute or as given).
+    case file(path: String)
+    /// An entry inside a zip file on disk; `entry` is the path inside the zip.
+    case zipEntry(zipPath: String, entry: String)
+  }
+
+  /// Path relative to the input root, `/`-separated; zip entries as `upload.zip!/a/b.json`.
+  /// This is the `path` column of `inputs.csv` and the `source` of the runs it yields.
+  public var displayPath: String
+  /// The folders between the input root and the item (a zip inside the root counts as a folder);
+  /// the participant id is the first of them by default (design.md §4).
+  public var folders: [String]
+  public var location: Location
+  /// Size in bytes as listed (uncompressed size for zip entries).
+  public var size: Int64
+
+  public init(displayPath: String, folders: [String], location: Location, size: Int64) {
+    self.displayPath = displayPath
+    self.folders = folders
+    self.location = location
+    self.size = size
+  }
+}

@@ -1,0 +1,53 @@
+// The zone instants are written in: UTC by default, or the zone named by --tz.
+import Foundation
+
+/// Maps an instant to its offset from UTC in the output time zone.
+///
+/// Offsets of named zones come from the system's tz database (Foundation `TimeZone`); they are
+/// cached per hour because looking them up is far slower than formatting.
+public final class TimeZoneRule: @unchecked Sendable {
+  /// The zone's identifier as given (`"UTC"`, `"Europe/Zurich"`).
+  public let identifier: String
+  private let zone: TimeZone?
+  private let lock = NSLock()
+  private var cache: [Int64: Int] = [:]
+
+  public static let utc = TimeZoneRule(utc: ())
+
+  private init(utc: Void) {
+    identifier = "UTC"
+    zone = nil
+  }
+
+  /// A named zone (`"Europe/Zurich"`, `"UTC"`, `"GMT+2"`); nil when the tz database lacks it.
+  public init?(identifier: String) {
+    if identifier == "UTC" || identifier == "Z" {
+      self.identifier = "UTC"
+      zone = nil
+      return
+    }
+    guard let zone = TimeZone(identifier: identifier) else { return nil }
+    self.identifier = identifier
+    self.zone = zone
+  }
+
+  public var isUTC: Bool { zone == nil }
+
+  /// Seconds east of UTC at the given instant.
+  public func offsetSeconds(atMillisecondsSince1970 ms: Int64) -> Int {
+    guard let zone else { return 0 }
+    let hour = ms >= 0 ? ms / 3_600_000 : (ms - 3_599_999) / 3_600_000
+    lock.lock()
+    defer { lock.unlock() }
+    if let cached = cache[hour] { return cached }
+    let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
+    if cache.count > 100_000 { cache.removeAll(keepingCapacity: true) }
+    cache[hour] = offset
+    return offset
+  }
+
+  /// ISO 8601 text of an instant in this zone, with milliseconds.
+  public func format(millisecondsSince1970 ms: Int64) -> String {
+    ISO8601.format(millisecondsSince1970: ms, offsetSeconds: offsetSeconds(atMillisecondsSince1970: ms))
+  }
+}

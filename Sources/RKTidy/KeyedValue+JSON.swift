@@ -1,0 +1,97 @@
+// JSON text for generic keyed values, so unmodelled results fit in one cell losslessly.
+import RKModel
+import RKTable
+
+extension KeyedValue {
+  /// Compact JSON text for a cell: objects gain a `"_class"` key (as ResearchKit's own JSON
+  /// serializer writes them), dates are ISO 8601 UTC with milliseconds, data is base64.
+  public var jsonText: String {
+    var out = ""
+    appendJSON(to: &out)
+    return out
+  }
+
+  fileprivate func appendJSON(to out: inout String) {
+    switch self {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .number(let n):
+      out += n.double.isFinite ? n.text : "null"
+    case .string(let s): appendJSONString(s, to: &out)
+    case .data(let bytes): appendJSONString(base64(bytes), to: &out)
+    case .date(let instant):
+      appendJSONString(instant.millisecondsSince1970.map(ISO8601.utcMilliseconds) ?? "", to: &out)
+    case .array(let items):
+      out += "["
+      for (i, item) in items.enumerated() {
+        if i > 0 { out += "," }
+        item.appendJSON(to: &out)
+      }
+      out += "]"
+    case .dictionary(let fields):
+      appendJSONObject(className: nil, fields: fields, to: &out)
+    case .object(let className, let fields):
+      appendJSONObject(className: className, fields: fields, to: &out)
+    }
+  }
+}
+
+private func appendJSONObject(className: String?, fields: [Field], to out: inout String) {
+  out += "{"
+  var first = true
+  if let className {
+    out += "\"_class\":"
+    appendJSONString(className, to: &out)
+    first = false
+  }
+  for field in fields {
+    if !first { out += "," }
+    first = false
+    appendJSONString(field.name, to: &out)
+    out += ":"
+    field.value.appendJSON(to: &out)
+  }
+  out += "}"
+}
+
+private func appendJSONString(_ s: String, to out: inout String) {
+  out += "\""
+  for scalar in s.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    default:
+      if scalar.value < 0x20 {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  out += "\""
+}
+
+private func base64(_ bytes: [UInt8]) -> String {
+  let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  var out = [UInt8]()
+  out.reserveCapacity((bytes.count + 2) / 3 * 4)
+  var i = 0
+  while i + 2 < bytes.count {
+    let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+    out += [table[Int(n >> 18)], table[Int(n >> 12 & 63)], table[Int(n >> 6 & 63)], table[Int(n & 63)]]
+    i += 3
+  }
+  let rest = bytes.count - i
+  if rest == 1 {
+    let n = UInt32(bytes[i]) << 16
+    out += [table[Int(n >> 18)], table[Int(n >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
+  } else if rest == 2 {
+    let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+    out += [table[Int(n >> 18)], table[Int(n >> 12 & 63)], table[Int(n >> 6 & 63)], UInt8(ascii: "=")]
+  }
+  return String(decoding: out, as: UTF8.self)
+}
