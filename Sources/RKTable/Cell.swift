@@ -31,12 +31,18 @@ public struct Column: Sendable, Equatable {
   /// One sentence for the codebook and the data package.
   public var description: String
   public var unit: String?
+  /// Allowed values of a categorical column, in order (Frictionless `categories`); empty if open.
+  public var categories: [String]
 
-  public init(_ name: String, _ type: ColumnType, _ description: String, unit: String? = nil) {
+  public init(
+    _ name: String, _ type: ColumnType, _ description: String, unit: String? = nil,
+    categories: [String] = []
+  ) {
     self.name = name
     self.type = type
     self.description = description
     self.unit = unit
+    self.categories = categories
   }
 }
 
@@ -44,13 +50,35 @@ public struct Column: Sendable, Equatable {
 public struct TableSchema: Sendable, Equatable {
   public var name: String
   public var columns: [Column]
+  /// Columns that identify a row (Frictionless `primaryKey`); empty when rows have no key.
+  public var primaryKey: [String]
+  /// References to other tables' keys (Frictionless `foreignKeys`).
+  public var foreignKeys: [ForeignKey]
 
-  public init(name: String, columns: [Column]) {
+  public init(
+    name: String, columns: [Column], primaryKey: [String] = [], foreignKeys: [ForeignKey] = []
+  ) {
     self.name = name
     self.columns = columns
+    self.primaryKey = primaryKey
+    self.foreignKeys = foreignKeys
   }
 
   public var columnNames: [String] { columns.map(\.name) }
+}
+
+/// Columns of one table that refer to the key of another table.
+public struct ForeignKey: Sendable, Equatable {
+  public var columns: [String]
+  /// The referenced table's schema name.
+  public var referencedTable: String
+  public var referencedColumns: [String]
+
+  public init(columns: [String], referencedTable: String, referencedColumns: [String]) {
+    self.columns = columns
+    self.referencedTable = referencedTable
+    self.referencedColumns = referencedColumns
+  }
 }
 
 /// Where rows go. Writers implement it; rows arrive in their final order.
