@@ -101,7 +101,8 @@ final class XLSXScratch {
     process.standardError = errors
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    let errorText = String(decoding: errorData, as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
       XCTFail("openpyxl read-back failed: \(errorText)", file: file, line: line)

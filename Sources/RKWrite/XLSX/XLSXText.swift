@@ -9,8 +9,9 @@ enum XLSXText {
 
   /// The text to hand to libxlsxwriter, and the original length in UTF-16 units when it was cut.
   ///
-  /// OOXML stores a character that XML cannot hold as `_xHHHH_`; Excel decodes any such
-  /// sequence, so literal text of that shape gets its underscore escaped (`_x005F_`) to survive.
+  /// OOXML stores a character that XML cannot hold as `_xHHHH_` (ECMA-376 Part 1, ST_Xstring);
+  /// readers decode such sequences, so an underscore followed by `x` or `X` in the text is
+  /// itself escaped (`_x005F_`) to survive.
   /// NUL, which would end a C string, is written as `_x0000_`. Excel counts characters in
   /// UTF-16 units; libxlsxwriter counts code points, which are never more.
   static func prepare(_ text: String, limit: Int = maxCellCharacters) -> (String, Int?) {
@@ -49,8 +50,8 @@ enum XLSXText {
     return false
   }
 
-  /// One scalar as it must be written: `_x0000_` for NUL, `_x005F_` for an underscore that
-  /// starts a literal `_xHHHH_`, else the scalar itself.
+  /// One scalar as it must be written: `_x0000_` for NUL, `_x005F_` for an underscore before
+  /// `x` or `X`, else the scalar itself.
   private static func escaped(
     _ scalars: String.UnicodeScalarView, at index: String.Index
   ) -> [Unicode.Scalar] {
@@ -62,14 +63,13 @@ enum XLSXText {
     return [scalar]
   }
 
-  /// True when `_` at `index` begins `_xHHHH_` (x in either case, H a hex digit).
+  /// True when `_` at `index` is followed by `x` or `X`: the start of something a reader might
+  /// decode as an escape (LibreOffice also decodes short forms such as `_x12_`).
   private static func startsEscapeLookalike(
     _ scalars: String.UnicodeScalarView, at index: String.Index
   ) -> Bool {
-    let window = scalars[index...].prefix(7)
-    guard window.count == 7 else { return false }
-    let chars = Array(window)
-    guard chars[1] == "x" || chars[1] == "X", chars[6] == "_" else { return false }
-    return chars[2...5].allSatisfy { $0.properties.isASCIIHexDigit }
+    let next = scalars.index(after: index)
+    return next < scalars.endIndex && (scalars[next] == "x" || scalars[next] == "X")
   }
+
 }
