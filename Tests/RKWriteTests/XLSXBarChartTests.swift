@@ -52,6 +52,8 @@ final class XLSXBarChartTests: XCTestCase {
     // A title starting with "=" stays text instead of becoming a formula.
     XCTAssertEqual(book.charts[1].titles, [" =sleep"])
     XCTAssertEqual(book.charts[0].barDirection, ["bar"])
+    // First option at the top, as in the table.
+    XCTAssertTrue(book.charts[0].categoryAxisReversed)
   }
 
   func testBarChartSheet_UnknownColumn_ThrowsParameterValidation() throws {

@@ -26,6 +26,7 @@ struct ReadSheet: Decodable {
   var notes: [String: String]
   var widths: [String: Double]
   var headerBold: [Bool]
+  var pandasColumns: [String]
 }
 
 struct ReadChart: Decodable {
@@ -33,6 +34,7 @@ struct ReadChart: Decodable {
   var ranges: [String]
   var titles: [String]
   var barDirection: [String]
+  var categoryAxisReversed: Bool
 }
 
 /// One cell as openpyxl reads it: data type (`s`, `n`, `b`, `d`), value, number format.

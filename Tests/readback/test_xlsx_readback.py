@@ -3,6 +3,7 @@
 Used by the Swift XLSX tests (Tests/RKWriteTests/XLSX*Tests.swift):
     python3 Tests/readback/test_xlsx_readback.py results.xlsx
 Cells are [openpyxl data type, value, number format]; dates are ISO text to the microsecond.
+`pandasColumns` is what `pandas.read_excel` takes as the header of each sheet.
 Chart ranges and titles come from the zip's chart parts, which openpyxl does not load.
 """
 import datetime
@@ -12,6 +13,7 @@ import sys
 import zipfile
 
 import openpyxl
+import pandas
 
 
 def cell_json(cell):
@@ -41,6 +43,7 @@ def dump(path):
             "notes": notes,
             "widths": widths,
             "headerBold": header_bold,
+            "pandasColumns": [str(c) for c in pandas.read_excel(path, sheet_name=sheet.title).columns],
         })
     charts = []
     with zipfile.ZipFile(path) as archive:
@@ -51,6 +54,8 @@ def dump(path):
                 "ranges": re.findall(r"<c:f>([^<]*)</c:f>", xml),
                 "titles": re.findall(r"<a:t>([^<]*)</a:t>", xml),
                 "barDirection": re.findall(r'<c:barDir val="(\w+)"', xml),
+                "categoryAxisReversed": bool(
+                    re.search(r'<c:catAx>.*?<c:orientation val="maxMin"/>.*?</c:catAx>', xml, re.S)),
             })
     return {
         "sheetNames": book.sheetnames,

@@ -111,8 +111,11 @@ struct XLSXChartSheetWriter {
     chart_series_set_labels(series)
     chart_title_set_name(barChart, chart.title)
     chart_legend_set_position(barChart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
-    // Bars in table order from the top; Excel draws the first category at the bottom.
-    chart_axis_set_reverse(barChart.pointee.x_axis)
+    // In a bar chart libxlsxwriter's y axis is the category axis. Excel draws the first
+    // category at the bottom: reverse it so bars read in table order from the top, and keep
+    // the value axis below the bars.
+    chart_axis_set_reverse(barChart.pointee.y_axis)
+    chart_axis_set_crossing_max(barChart.pointee.y_axis)
     var options = lxw_chart_options()
     options.x_offset = Int32(left)
     options.y_offset = Int32(top)

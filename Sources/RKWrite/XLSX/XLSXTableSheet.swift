@@ -127,38 +127,60 @@ public final class XLSXTableSheet: RowSink {
     // mode a row above the current one can no longer be written.
     for (index, column) in schema.columns.enumerated() {
       try writeText(column.name, row: 0, column: index, on: segment, format: core.headerFormat)
-      try writeNote(for: column, at: index, sheetNote: index == 0 ? note : nil, on: segment)
+      try writeNote(
+        Self.columnNote(column, zone: core.options.timeZone), column: index, on: segment)
+    }
+    if let note {
+      try writeSheetNote(note, on: segment)
     }
     worksheet_freeze_panes(worksheet, 1, 0)
+    // Printed: landscape, one page wide, the header repeated on every page.
+    worksheet_set_landscape(worksheet)
+    worksheet_fit_to_pages(worksheet, 1, 0)
+    try core.check(worksheet_repeat_rows(worksheet, 0, 0), sheet: name)
   }
 
-  private func writeNote(
-    for column: Column, at index: Int, sheetNote: String?, on segment: Segment
-  ) throws {
+  /// The note on a header cell: the column's description, unit and, for dates, the zone.
+  private static func columnNote(_ column: Column, zone: TimeZoneRule) -> String? {
     var parts: [String] = []
-    if let sheetNote { parts.append(sheetNote) }
     if !column.description.isEmpty { parts.append("\(column.name): \(column.description)") }
     if let unit = column.unit, !unit.isEmpty { parts.append("Unit: \(unit).") }
     if column.type == .datetime {
       parts.append(
-        "Date-time cells show local time in \(core.options.timeZone.identifier), to the "
-          + "millisecond; Excel dates carry no time zone.")
+        "Date-time cells show local time in \(zone.identifier), to the millisecond; Excel "
+          + "dates carry no time zone.")
     }
-    guard !parts.isEmpty else { return }
-    let (text, _) = XLSXText.prepare(parts.joined(separator: "\n"))
+    return parts.isEmpty ? nil : parts.joined(separator: "\n")
+  }
+
+  /// The sheet's own note, shown open on the empty header cell just right of the table, so its
+  /// box sits beside the data rather than over it. A table as wide as Excel allows gets it as
+  /// a closed note on A1 instead.
+  private func writeSheetNote(_ note: String, on segment: Segment) throws {
+    let count = schema.columns.count
+    guard count + 8 < XLSXWorkbook.excelMaxColumns else {
+      let columnNote = Self.columnNote(schema.columns[0], zone: core.options.timeZone)
+      let text = [note, columnNote].compactMap { $0 }.joined(separator: "\n\n")
+      return try writeNote(text, column: 0, on: segment)
+    }
+    try writeNote(note, column: count, on: segment, visible: true)
+  }
+
+  private func writeNote(
+    _ note: String?, column: Int, on segment: Segment, visible: Bool = false
+  ) throws {
+    guard let note else { return }
+    let (text, _) = XLSXText.prepare(note)
     var options = lxw_comment_options()
     options.width = 320
     options.height = UInt16(min(60 + 14 * (text.utf8.count / 45), 400))
-    if sheetNote != nil {
-      // The sheet's own note is shown, beside the table rather than over it.
-      options.visible = UInt8(LXW_COMMENT_DISPLAY_VISIBLE.rawValue)
-      options.start_row = 0
-      options.start_col = lxw_col_t(min(schema.columns.count + 1, XLSXWorkbook.excelMaxColumns - 8))
-    }
+    if visible { options.visible = UInt8(LXW_COMMENT_DISPLAY_VISIBLE.rawValue) }
     let code = "rkexport".withCString { author in
       options.author = UnsafeMutablePointer(mutating: author)
-      return worksheet_write_comment_opt(segment.worksheet, 0, lxw_col_t(index), text, &options)
+      return worksheet_write_comment_opt(segment.worksheet, 0, lxw_col_t(column), text, &options)
     }
-    try core.check(code, sheet: segment.name, row: 1, column: index + 1, columnName: column.name)
+    let columnName = column < schema.columns.count ? schema.columns[column].name : nil
+    try core.check(
+      code, sheet: segment.name, row: 1, column: column + 1, columnName: columnName)
   }
 }
