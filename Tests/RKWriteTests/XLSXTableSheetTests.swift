@@ -163,4 +163,24 @@ final class XLSXTableSheetTests: XCTestCase {
       rows.dropFirst().map { $0[0]?.value },
       ["_x005F_x0041_", "a_x0000_b", "cr_x000D_", "_x005F_x12_"].map { .text($0) })
   }
+
+  func testCellWrite_RowAboveCurrent_ThrowsIndexOutOfRangeWithPlace() throws {
+    let scratch = try XLSXScratch()
+    let workbook = try XLSXWorkbook(path: scratch.path("o.xlsx"))
+    let sheet = try workbook.addTableSheet(
+      name: "answers", schema: XLSXFixture.schema("answers", [("item_id", .string)]))
+    try sheet.write([.text("q1")])
+    try sheet.write([.text("q2")])
+    // Constant-memory mode has flushed row 2; libxlsxwriter refuses it (error 23) instead of
+    // writing, and the refusal must surface rather than lose the cell.
+    XCTAssertThrowsError(try sheet.write(.text("late"), row: 1, column: 0, on: sheet.segments[0])) {
+      let failure = $0 as? XLSXError
+      XCTAssertEqual(failure?.code, .worksheetIndexOutOfRange)
+      XCTAssertEqual(failure?.sheet, "answers")
+      XCTAssertEqual(failure?.row, 2)
+      XCTAssertEqual(failure?.column, 1)
+      XCTAssertEqual(failure?.columnName, "item_id")
+    }
+    try workbook.close()
+  }
 }

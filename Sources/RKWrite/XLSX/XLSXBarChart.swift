@@ -80,6 +80,7 @@ struct XLSXChartSheetWriter {
         .parameterValidation, path: core.output.path, sheet: chart.data.name,
         message: "Chart \"\(chart.title)\": \(message)")
     }
+    guard chart.data.core === core else { throw failure("the data sheet is in another workbook.") }
     guard let category = columns.firstIndex(of: chart.categoryColumn) else {
       throw failure("no column \"\(chart.categoryColumn)\".")
     }

@@ -20,7 +20,7 @@ public final class XLSXTableSheet: RowSink {
 
   let core: XLSXWorkbookCore
   private let note: String?
-  private var segments: [Segment] = []
+  private(set) var segments: [Segment] = []
   /// Estimated widths (characters) per column, from the header and the first rows.
   private var widths: [Int]
   private static let widthSampleRows = 1000
