@@ -6,7 +6,9 @@
 /// Sums are exact and correctly rounded (Shewchuk's algorithm, as Python's `math.fsum`), so
 /// `mean` equals `math.fsum(x) / n` and `sd` equals
 /// `sqrt(math.fsum((x - mean)**2 for x in xs) / (n - 1))` bit for bit. numpy's pairwise sum can
-/// differ from them in the last digit; the oracle test allows for that.
+/// differ from them in the last digit; the oracle test allows for that. One deliberate exception:
+/// a sample of equal values has exactly that value as mean and 0 as standard deviation (numpy
+/// gives `3.2999999999999994` and `5.4e-16` for three times 3.3).
 public enum Statistics {
   /// The correctly rounded sum of finite values; nil when the sum overflows.
   public static func exactSum<S: Sequence>(_ values: S) -> Double? where S.Element == Double {
@@ -34,7 +36,9 @@ public enum Statistics {
 
   /// The arithmetic mean (exact sum / n); nil for an empty sample.
   public static func mean(_ values: [Double]) -> Double? {
-    guard !values.isEmpty, let sum = exactSum(values) else { return nil }
+    guard let first = values.first else { return nil }
+    if values.allSatisfy({ $0 == first }) { return first }
+    guard let sum = exactSum(values) else { return nil }
     let mean = sum / Double(values.count)
     return mean.isFinite ? mean : nil
   }
@@ -43,6 +47,7 @@ public enum Statistics {
   /// nil for fewer than two values.
   public static func standardDeviation(_ values: [Double]) -> Double? {
     guard values.count >= 2, let mean = mean(values) else { return nil }
+    if values.allSatisfy({ $0 == mean }) { return 0 }
     guard let squares = exactSum(values.lazy.map { ($0 - mean) * ($0 - mean) }) else {
       return nil
     }

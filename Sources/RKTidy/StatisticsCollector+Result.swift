@@ -46,22 +46,20 @@ extension StatisticsCollector {
   /// seen in answers: numerically when all are numbers, else by text; a null value last.
   private func options(_ key: QuestionKey, _ value: QuestionAccumulator) -> [OptionCount] {
     var listed: [(value: String?, label: String?)] = []
-    let definition = definitions[DefinitionKey(task: key.task, step: key.step, item: key.item)]
-    for option in definition?.question.options ?? [] where !listed.contains(where: {
-      $0.value == option.value
-    }) {
-      listed.append((option.value, option.text))
+    func list(_ value: String, label: String?) {
+      if !listed.contains(where: { $0.value == value }) { listed.append((value, label)) }
     }
+    let definition = definitions[DefinitionKey(task: key.task, step: key.step, item: key.item)]
+    for option in definition?.question.options ?? [] { list(option.value, label: option.text) }
     if key.answerType == .boolean {
-      for option in ["true", "false"] where !listed.contains(where: { $0.value == option }) {
-        listed.append((option, nil))
-      }
+      list("true", label: nil)
+      list("false", label: nil)
     }
     let known = Set(listed.map(\.value))
     let others = value.optionCounts.keys.filter { !known.contains($0) }
     let texts = others.compactMap { $0 }
     let numbers = texts.map { Double($0).flatMap { $0.isFinite ? $0 : nil } }
-    var sortedOthers: [String]
+    let sortedOthers: [String]
     if numbers.allSatisfy({ $0 != nil }) {
       sortedOthers = zip(texts, numbers).sorted { lhs, rhs in
         (lhs.1 ?? 0, lhs.0) < (rhs.1 ?? 0, rhs.0)
@@ -73,7 +71,8 @@ extension StatisticsCollector {
     if others.contains(where: { $0 == nil }) { listed.append((nil, nil)) }
     return listed.map { option in
       let count = value.optionCounts[option.value] ?? 0
-      let percent = value.answeredCount > 0
+      let percent =
+        value.answeredCount > 0
         ? Double(count * 100) / Double(value.answeredCount) : nil
       return OptionCount(value: option.value, label: option.label, count: count, percent: percent)
     }
