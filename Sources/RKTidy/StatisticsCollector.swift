@@ -40,11 +40,14 @@ public struct StatisticsCollector: Sendable {
   /// Adds one task run.
   public mutating func add(_ run: TaskRun) {
     let order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
-    var task = tasks[run.taskIdentifier] ?? TaskAccumulator()
-    task.runCount += 1
-    if !run.participantID.isEmpty { task.participants.insert(run.participantID) }
-    if let duration = run.durationSeconds, duration.isFinite { task.durations.append(duration) }
-    tasks[run.taskIdentifier] = task
+    // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
+    tasks[run.taskIdentifier, default: TaskAccumulator()].runCount += 1
+    if !run.participantID.isEmpty {
+      tasks[run.taskIdentifier, default: TaskAccumulator()].participants.insert(run.participantID)
+    }
+    if let duration = run.durationSeconds, duration.isFinite {
+      tasks[run.taskIdentifier, default: TaskAccumulator()].durations.append(duration)
+    }
 
     // A question may occur more than once in a run (a step revisited by a looping task):
     // presence, status and chosen options count once per run, values and durations each time.
@@ -64,28 +67,18 @@ public struct StatisticsCollector: Sendable {
         seen.statuses.insert(AnswerStatus(result.answer))
         seen.options.formUnion(Self.chosenOptions(result.answer))
         thisRun[key] = seen
-        var question = questions[key] ?? QuestionAccumulator(order: order, position: seen.position)
-        if let value = Self.numericValue(result.answer) { question.values.append(value) }
-        if let duration = result.durationSeconds, duration.isFinite {
-          question.answerDurations.append(duration)
+        let fresh = QuestionAccumulator(order: order, position: seen.position)
+        if let value = Self.numericValue(result.answer) {
+          questions[key, default: fresh].values.append(value)
         }
-        questions[key] = question
+        if let duration = result.durationSeconds, duration.isFinite {
+          questions[key, default: fresh].answerDurations.append(duration)
+        }
+        if questions[key] == nil { questions[key] = fresh }
       }
     }
     for (key, seen) in thisRun {
-      guard var question = questions[key] else { continue }
-      question.noteSeen(in: order, position: seen.position)
-      question.presentedCount += 1
-      // One status per run: answered beats don't know beats skipped.
-      if seen.statuses.contains(.answered) {
-        question.answeredCount += 1
-      } else if seen.statuses.contains(.dontKnow) {
-        question.dontKnowCount += 1
-      } else {
-        question.skippedCount += 1
-      }
-      for option in seen.options { question.optionCounts[option, default: 0] += 1 }
-      questions[key] = question
+      questions[key]?.merge(seen, from: order)
     }
   }
 
@@ -189,10 +182,21 @@ struct QuestionAccumulator: Sendable {
     self.position = position
   }
 
-  mutating func noteSeen(in run: RunOrder, position: Int) {
-    if (run, position) < (order, self.position) {
+  /// Counts one run's presence, status and chosen options.
+  mutating func merge(_ seen: RunQuestion, from run: RunOrder) {
+    if (run, seen.position) < (order, position) {
       order = run
-      self.position = position
+      position = seen.position
     }
+    presentedCount += 1
+    // One status per run: answered beats don't know beats skipped.
+    if seen.statuses.contains(.answered) {
+      answeredCount += 1
+    } else if seen.statuses.contains(.dontKnow) {
+      dontKnowCount += 1
+    } else {
+      skippedCount += 1
+    }
+    for option in seen.options { optionCounts[option, default: 0] += 1 }
   }
 }

@@ -1,7 +1,8 @@
 // The `rkexport stats` terminal report: content of the survey fixture, widths and formats.
 import RKModel
-@testable import RKTidy
 import XCTest
+
+@testable import RKTidy
 
 final class StatsReportTests: XCTestCase {
   func testStatsReport_Survey_ShowsHeaderCountsNumbersAndOptions() {
