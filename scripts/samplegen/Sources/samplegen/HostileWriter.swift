@@ -1,0 +1,2 @@
+import Foundation
+enum HostileWriter { static func write(directory: String) throws {} }
