@@ -1,7 +1,7 @@
 // samplegen: the sample study + ground truth, hostile fixtures, or a benchmark corpus.
 //
 //   samplegen samples <samples-dir> <truth.json>
-//   samplegen hostile <dir>
+//   samplegen hostile <dir> [small]
 //   samplegen corpus <dir> <count>
 import Foundation
 
@@ -31,13 +31,13 @@ do {
   switch arguments.first {
   case "samples" where arguments.count == 3:
     try SampleWriter.write(samplesDirectory: arguments[1], truthPath: arguments[2])
-  case "hostile" where arguments.count == 2:
-    try HostileWriter.write(directory: arguments[1])
+  case "hostile" where arguments.count == 2 || (arguments.count == 3 && arguments[2] == "small"):
+    try HostileWriter.write(directory: arguments[1], small: arguments.count == 3)
   case "corpus" where arguments.count == 3:
     guard let count = Int(arguments[2]), count > 0 else { fail("count must be a positive integer") }
     try CorpusWriter.write(directory: arguments[1], count: count)
   default:
-    fail("usage: samplegen samples DIR TRUTH.json | hostile DIR | corpus DIR COUNT")
+    fail("usage: samplegen samples DIR TRUTH.json | hostile DIR [small] | corpus DIR COUNT")
   }
 } catch {
   fail("\(error)")
