@@ -72,7 +72,9 @@ enum CorpusWriter {
       var bits: UInt64 = 0
       for index in 0..<8 { bits = bits << 8 | UInt64(bytes[offset + index]) }
       let moved = (Double(bitPattern: bits) + shift).bitPattern
-      for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: moved >> (56 - 8 * UInt64(index))) }
+      for index in 0..<8 {
+        bytes[offset + index] = UInt8(truncatingIfNeeded: moved >> (56 - 8 * UInt64(index)))
+      }
     }
     return bytes
   }
@@ -129,7 +131,8 @@ enum CorpusWriter {
       appendBigEndian(instant.referenceSeconds.bitPattern, width: 8, to: &pattern)
       timePatterns.insert(pattern)
     }
-    let uuidPatterns = Set(runs.map { run in withUnsafeBytes(of: run.runUUID.uuid) { [UInt8]($0) } })
+    let uuidPatterns = Set(
+      runs.map { run in withUnsafeBytes(of: run.runUUID.uuid) { [UInt8]($0) } })
     let uuidFirstBytes = Set(uuidPatterns.compactMap(\.first))
     var uuidOffsets: [Int] = []
     var timeOffsets: [Int] = []
@@ -140,7 +143,8 @@ enum CorpusWriter {
         timeOffsets.append(offset + 1)
       }
       if uuidFirstBytes.contains(bytes[offset]), offset + 16 <= bytes.count,
-        uuidPatterns.contains(Array(bytes[offset..<(offset + 16)])) {
+        uuidPatterns.contains(Array(bytes[offset..<(offset + 16)]))
+      {
         uuidOffsets.append(offset)
       }
     }

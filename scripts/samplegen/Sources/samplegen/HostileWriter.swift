@@ -24,10 +24,18 @@ enum HostileWriter {
       ("truncated-binary.archive", legacyGood.prefix(legacyGood.count * 6 / 10)),
       ("truncated-xml.plist", xmlGood.prefix(xmlGood.count / 2)),
       ("wrong-magic-bplist99.archive", Data("bplist99".utf8) + legacyGood.dropFirst(8)),
-      ("garbage-random-bytes.bin", Data([0x7F] + (0..<2999).map { _ in UInt8.random(in: 0...255, using: &rng) })),
+      (
+        "garbage-random-bytes.bin",
+        Data([0x7F] + (0..<2999).map { _ in UInt8.random(in: 0...255, using: &rng) })
+      ),
       ("empty.archive", Data()),
       ("photo.png", pngHeader()),
-      ("voice.m4a", Data([0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + (0..<500).map { _ in UInt8.random(in: 0...255, using: &rng) })),
+      (
+        "voice.m4a",
+        Data(
+          [0, 0, 0, 0x20] + Array("ftypM4A ".utf8)
+            + (0..<500).map { _ in UInt8.random(in: 0...255, using: &rng) })
+      ),
       ("cyclic-uid.archive", cyclic()),
       ("deep-uid-chain.archive", deepUIDChain(depth: small ? 1_000 : 100_000)),
       ("deep-plist-nesting.archive", deepPlistNesting(depth: small ? 5_000 : 100_000)),
@@ -48,10 +56,15 @@ enum HostileWriter {
   private static func cyclic() -> Data {
     keyedArchive { b in
       [
-        b.dict([("$class", b.add(.uid(3))), ("identifier", b.add(.uid(2))), ("results", b.add(.uid(4)))]),
+        b.dict([
+          ("$class", b.add(.uid(3))), ("identifier", b.add(.uid(2))), ("results", b.add(.uid(4))),
+        ]),
         b.string("cyclic"),
         classRecord(b, ["ORKTaskResult", "ORKCollectionResult", "ORKResult", "NSObject"]),
-        b.dict([("$class", b.add(.uid(5))), ("NS.objects", b.add(.array([b.add(.uid(4)), b.add(.uid(1))])))]),
+        b.dict([
+          ("$class", b.add(.uid(5))),
+          ("NS.objects", b.add(.array([b.add(.uid(4)), b.add(.uid(1))]))),
+        ]),
         classRecord(b, ["NSArray", "NSObject"]),
       ]
     }
@@ -62,7 +75,9 @@ enum HostileWriter {
     keyedArchive { b in
       let arrayClass = UInt32(4 + depth)
       var entries = [
-        b.dict([("$class", b.add(.uid(2))), ("identifier", b.add(.uid(3))), ("results", b.add(.uid(4)))]),
+        b.dict([
+          ("$class", b.add(.uid(2))), ("identifier", b.add(.uid(3))), ("results", b.add(.uid(4))),
+        ]),
         classRecord(b, ["ORKTaskResult", "ORKCollectionResult", "ORKResult", "NSObject"]),
         b.string("deep"),
       ]
@@ -94,7 +109,9 @@ enum HostileWriter {
     keyedArchive { b in
       let lying = b.add(.raw([0xAF, 0x13, 0, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF]))
       return [
-        b.dict([("$class", b.add(.uid(3))), ("identifier", b.add(.uid(2))), ("results", b.add(.uid(4)))]),
+        b.dict([
+          ("$class", b.add(.uid(3))), ("identifier", b.add(.uid(2))), ("results", b.add(.uid(4))),
+        ]),
         b.string("huge-count"),
         classRecord(b, ["ORKTaskResult", "ORKCollectionResult", "ORKResult", "NSObject"]),
         b.dict([("$class", b.add(.uid(5))), ("NS.objects", lying)]),
@@ -107,7 +124,10 @@ enum HostileWriter {
   private static func uidOutOfRange() -> Data {
     keyedArchive { b in
       [
-        b.dict([("$class", b.add(.uid(3))), ("identifier", b.add(.uid(2))), ("results", b.add(.uid(4_000_000_000)))]),
+        b.dict([
+          ("$class", b.add(.uid(3))), ("identifier", b.add(.uid(2))),
+          ("results", b.add(.uid(4_000_000_000))),
+        ]),
         b.string("uid-range"),
         classRecord(b, ["ORKTaskResult", "ORKCollectionResult", "ORKResult", "NSObject"]),
       ]
@@ -134,6 +154,9 @@ enum HostileWriter {
 
   /// The 8-byte PNG signature and the start of an IHDR chunk.
   private static func pngHeader() -> Data {
-    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8) + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+    Data(
+      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8) + [
+        0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+      ])
   }
 }

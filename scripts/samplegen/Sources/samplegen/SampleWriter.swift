@@ -44,7 +44,9 @@ enum SampleWriter {
         seen.insert(run.layout.rawValue)
         let ids = Set(run.steps.map(\.stepID))
         if run.taskID == "fever", !ids.contains("temperature") { seen.insert("fever-no") }
-        if run.taskID == "symptom" { seen.insert(ids.contains("headache_severity") ? "headache" : "other") }
+        if run.taskID == "symptom" {
+          seen.insert(ids.contains("headache_severity") ? "headache" : "other")
+        }
         for question in run.steps.flatMap(\.questions) {
           switch question.answer {
           case .skipped: seen.insert("skipped")

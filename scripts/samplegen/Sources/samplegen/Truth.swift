@@ -15,7 +15,8 @@ enum ISOText {
     let ms = instant.unixMilliseconds
     let (seconds, millis) = floorDivide(ms, 1000)
     let date = Date(timeIntervalSince1970: Double(seconds))
-    let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    let parts = utcCalendar.dateComponents(
+      [.year, .month, .day, .hour, .minute, .second], from: date)
     return String(
       format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.year ?? 0, parts.month ?? 0,
       parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, Int(millis))
@@ -66,7 +67,8 @@ enum Truth {
         ])
       }
       inputs.append([
-        "path": file.path, "format": file.format == .xml ? "keyed-archive-xml" : "keyed-archive-binary",
+        "path": file.path,
+        "format": file.format == .xml ? "keyed-archive-xml" : "keyed-archive-binary",
         "status": "ok", "task_runs": file.runs.count, "answers": answerCount,
       ])
     }
