@@ -14,7 +14,7 @@ struct StatsCommand: ParsableCommand {
     let options = ExportOptions(
       inputs: input.inputs, participantRule: try input.participantRule(), jobs: input.jobs,
       surveyDefinitions: input.surveyDefinitions)
-    let (text, report) = StatsRun(options: options).run()
+    let (text, report) = try StatsRun(options: options).run()
     print(text, terminator: "")
     for warning in report.warnings { printError(warning) }
     if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
