@@ -24,12 +24,14 @@ import RKTable
 /// answers.csv to split exactly) and one 0/1 column per option seen in any run or listed in
 /// the task definition. Skipped, don't-know and not-presented questions are blank, options
 /// included (never 0). Multiple-component answers are joined with `;` too; a location gives its
-/// address or typed text (coordinates are in answers.csv). If a run holds the same question
+/// address or typed text (coordinates are in answers.csv). If a run answers the same question
 /// twice, the later answer wins here (answers.csv keeps both). Naming: see `WideNaming`.
 public final class WidePivot {
   private let encoder: AnswerEncoder
   private let definitions: [String: TaskDefinition]
   private var tasks: [String: WideTask] = [:]
+  /// Table names by task id; rebuilt when a task is added.
+  private var tableNames: [String: String]?
 
   /// - Parameters:
   ///   - timeZone: the output zone (only for date-only answers archived without a zone).
@@ -74,13 +76,12 @@ public final class WidePivot {
   /// The table name `wide/<stem>` (file `wide/<stem>.csv`), unique among all tasks. Stable only
   /// once every run has been added.
   public func tableName(taskID: String) -> String? {
-    guard tasks[taskID] != nil else { return nil }
+    if let tableNames { return tableNames[taskID] }
     var names = WideNaming.UniqueNames(foldCase: true)
-    for id in taskIDs {
-      let name = names.claim(WideNaming.fileStem(id))
-      if id == taskID { return "wide/" + name }
-    }
-    return nil
+    var byTask: [String: String] = [:]
+    for id in taskIDs { byTask[id] = "wide/" + names.claim(WideNaming.fileStem(id)) }
+    tableNames = byTask
+    return byTask[taskID]
   }
 
   /// The final schema of a task's table: the five run columns, then per question in
@@ -120,6 +121,7 @@ public final class WidePivot {
     if let known = tasks[taskID] { return known }
     let created = WideTask(taskID: taskID, definition: definitions[taskID])
     tasks[taskID] = created
+    tableNames = nil
     return created
   }
 
