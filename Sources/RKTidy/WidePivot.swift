@@ -56,8 +56,9 @@ public final class WidePivot {
     var previous: Int?
     for step in run.steps {
       for record in step.results {
-        let question = task.register(
-          QuestionKey(step: step.identifier, item: record.identifier), after: previous)
+        let key = QuestionKey(step: step.identifier, item: record.identifier)
+        let successor = previous == nil ? firstKnownQuestion(of: run, in: task) : nil
+        let question = task.register(key, after: previous, before: successor)
         previous = question
         append(record, question: question, task: task, to: &cells)
       }
@@ -123,6 +124,20 @@ public final class WidePivot {
     tasks[taskID] = created
     tableNames = nil
     return created
+  }
+
+  /// The first question of the run that the task already knows (where a new opening
+  /// question is placed before).
+  private func firstKnownQuestion(of run: TaskRun, in task: WideTask) -> Int? {
+    for step in run.steps {
+      for record in step.results {
+        if let known = task.ordinal(of: QuestionKey(step: step.identifier, item: record.identifier))
+        {
+          return known
+        }
+      }
+    }
+    return nil
   }
 
   private func layout(_ taskID: String) -> WideLayout? {

@@ -65,15 +65,18 @@ struct ValueKinds: OptionSet {
 }
 
 /// Questions of one task, in presentation order merged across runs: a question first seen in
-/// a later run goes right after the question that preceded it in that run (at the start when
-/// none did), so runs that branch differently still give the task's order.
+/// a later run goes right after the question that preceded it in that run; one that opens its
+/// run goes before the run's first known question, or at the end when the run has none. Runs
+/// that branch differently thus still give the task's order.
 final class WideTask {
   let taskID: String
   private(set) var questions: [WideQuestion] = []
   private var ordinals: [QuestionKey: Int] = [:]
-  /// Singly linked presentation order over question ordinals (-1 ends it).
+  /// Doubly linked presentation order over question ordinals (-1: none).
   private var next: [Int] = []
+  private var prior: [Int] = []
   private var head = -1
+  private var tail = -1
   private(set) var runCount = 0
   /// The layout built for the current state; reset by every change.
   var cachedLayout: WideLayout?
@@ -99,21 +102,38 @@ final class WideTask {
     cachedLayout = nil
   }
 
-  /// The question's ordinal, registering it after `previous` (in presentation order) if new.
-  func register(_ key: QuestionKey, after previous: Int?) -> Int {
+  /// The ordinal of a known question, or nil.
+  func ordinal(of key: QuestionKey) -> Int? { ordinals[key] }
+
+  /// The question's ordinal, registering it if new: after `previous` when given, else before
+  /// `successor` when given, else at the end.
+  func register(_ key: QuestionKey, after previous: Int?, before successor: Int? = nil) -> Int {
     if let known = ordinals[key] { return known }
     let ordinal = questions.count
     questions.append(WideQuestion(key: key))
     ordinals[key] = ordinal
     cachedLayout = nil
-    if let previous, previous >= 0, previous < next.count {
-      next.append(next[previous])
-      next[previous] = ordinal
+    next.append(-1)
+    prior.append(-1)
+    let after: Int
+    if let previous, previous >= 0, previous < ordinal {
+      after = previous
+    } else if let successor, successor >= 0, successor < ordinal {
+      after = prior[successor]
     } else {
-      next.append(head)
-      head = ordinal
+      after = tail
     }
+    link(ordinal, after: after)
     return ordinal
+  }
+
+  /// Puts `ordinal` after `after` in the order (-1: at the start).
+  private func link(_ ordinal: Int, after: Int) {
+    let following = after >= 0 ? next[after] : head
+    prior[ordinal] = after
+    next[ordinal] = following
+    if after >= 0 { next[after] = ordinal } else { head = ordinal }
+    if following >= 0 { prior[following] = ordinal } else { tail = ordinal }
   }
 
   /// The option's 1-based ordinal within its question, registering it if new.
