@@ -1,7 +1,8 @@
 // The byte layout of spooled rows: compact, versionless, private to one process run.
 import RKTable
 
-/// Encodes and decodes rows for `RowSpool` (tag byte per cell, LEB128 varints, zigzag integers).
+/// Encodes and decodes rows for `RowSpool`: a 4-byte row length, then a tag byte per cell,
+/// LEB128 varints, zigzag integers, UTF-8 text and 8-byte IEEE doubles (little-endian).
 enum RowCodec {
   enum Tag: UInt8 {
     case empty = 0
@@ -14,7 +15,11 @@ enum RowCodec {
     case seconds = 7
   }
 
-  static func encode(_ row: [Cell], to buffer: inout [UInt8]) {
+  /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
+  /// Returns false, appending nothing, for a row of 4 GiB or more.
+  static func encode(_ row: [Cell], to buffer: inout [UInt8]) -> Bool {
+    let start = buffer.count
+    buffer.append(contentsOf: [0, 0, 0, 0])
     appendVarint(UInt64(row.count), to: &buffer)
     for cell in row {
       switch cell {
@@ -40,31 +45,85 @@ enum RowCodec {
         appendDouble(value, to: &buffer)
       }
     }
+    let length = buffer.count - start - 4
+    guard length <= Int(UInt32.max) else {
+      buffer.removeSubrange(start...)
+      return false
+    }
+    for index in 0..<4 { buffer[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+    return true
   }
 
-  static func decodeRow(from reader: RowSpool.Reader) throws -> [Cell] {
-    let count = try readVarint(from: reader)
-    guard count <= UInt64(Int32.max) else { throw reader.damaged("cell count \(count)") }
+  /// Decodes the cells of one row whose bytes (after the length) are all in `bytes`.
+  static func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>) -> [Cell]? {
+    var cursor = Cursor(bytes: bytes)
+    guard let count = cursor.varint(), count <= UInt64(bytes.count) else { return nil }
     var row: [Cell] = []
-    // A damaged count fails at the first missing byte; it never reserves memory up front.
-    row.reserveCapacity(min(Int(count), 4096))
+    row.reserveCapacity(Int(count))
     for _ in 0..<Int(count) {
-      let rawTag = try reader.readByte()
-      guard let tag = Tag(rawValue: rawTag) else { throw reader.damaged("unknown tag \(rawTag)") }
+      guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag) else { return nil }
       switch tag {
       case .empty: row.append(.empty)
-      case .text: row.append(.text(try readString(from: reader)))
+      case .text:
+        guard let text = cursor.string() else { return nil }
+        row.append(.text(text))
       case .number:
-        let text = try readString(from: reader)
-        row.append(.number(text: text, value: try readDouble(from: reader)))
-      case .integer: row.append(.integer(unzigzag(try readVarint(from: reader))))
+        guard let text = cursor.string(), let value = cursor.double() else { return nil }
+        row.append(.number(text: text, value: value))
+      case .integer:
+        guard let value = cursor.varint() else { return nil }
+        row.append(.integer(unzigzag(value)))
       case .boolFalse: row.append(.bool(false))
       case .boolTrue: row.append(.bool(true))
-      case .instant: row.append(.instant(millisecondsSince1970: unzigzag(try readVarint(from: reader))))
-      case .seconds: row.append(.seconds(try readDouble(from: reader)))
+      case .instant:
+        guard let value = cursor.varint() else { return nil }
+        row.append(.instant(millisecondsSince1970: unzigzag(value)))
+      case .seconds:
+        guard let value = cursor.double() else { return nil }
+        row.append(.seconds(value))
       }
     }
-    return row
+    return cursor.isAtEnd ? row : nil
+  }
+
+  /// Reads primitives from a row's bytes; every read returns nil instead of running past them.
+  struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func byte() -> UInt8? {
+      guard position < bytes.count else { return nil }
+      defer { position += 1 }
+      return bytes[position]
+    }
+
+    mutating func varint() -> UInt64? {
+      var value: UInt64 = 0
+      var shift: UInt64 = 0
+      while shift < 64, let byte = byte() {
+        value |= UInt64(byte & 0x7F) << shift
+        if byte & 0x80 == 0 { return value }
+        shift += 7
+      }
+      return nil
+    }
+
+    mutating func string() -> String? {
+      guard let length = varint(), length <= UInt64(bytes.count - position) else { return nil }
+      let end = position + Int(length)
+      defer { position = end }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+    }
+
+    mutating func double() -> Double? {
+      guard bytes.count - position >= 8 else { return nil }
+      var bits: UInt64 = 0
+      for index in 0..<8 { bits |= UInt64(bytes[position + index]) << UInt64(index * 8) }
+      position += 8
+      return Double(bitPattern: bits)
+    }
   }
 
   // MARK: - Primitives
@@ -98,30 +157,5 @@ enum RowCodec {
     for shift in stride(from: 0, to: 64, by: 8) {
       buffer.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
     }
-  }
-
-  static func readVarint(from reader: RowSpool.Reader) throws -> UInt64 {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    while true {
-      let byte = try reader.readByte()
-      guard shift < 64 else { throw reader.damaged("varint too long") }
-      value |= UInt64(byte & 0x7F) << shift
-      if byte & 0x80 == 0 { return value }
-      shift += 7
-    }
-  }
-
-  static func readString(from reader: RowSpool.Reader) throws -> String {
-    let length = try readVarint(from: reader)
-    guard length <= UInt64(Int32.max) else { throw reader.damaged("text length \(length)") }
-    return String(decoding: try reader.readBytes(Int(length)), as: UTF8.self)
-  }
-
-  static func readDouble(from reader: RowSpool.Reader) throws -> Double {
-    let bytes = try reader.readBytes(8)
-    var bits: UInt64 = 0
-    for (index, byte) in bytes.enumerated() { bits |= UInt64(byte) << UInt64(index * 8) }
-    return Double(bitPattern: bits)
   }
 }

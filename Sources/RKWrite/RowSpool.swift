@@ -20,8 +20,9 @@ import RKTable
 /// let reader = try spool.makeReader()
 /// while let row = try reader.next() { … }
 /// ```
-/// Encoding per row: a varint cell count, then per cell one tag byte and its payload (varint
-/// lengths and zigzag integers, text as UTF-8, doubles as their 8 IEEE bytes). No `Codable`.
+/// Encoding per row: its byte length, a varint cell count, then per cell one tag byte and its
+/// payload (varint lengths and zigzag integers, text as UTF-8, doubles as their 8 IEEE bytes);
+/// see `RowCodec`. No `Codable`.
 public final class RowSpool {
   /// Rows appended so far.
   public private(set) var rowCount = 0
@@ -57,7 +58,14 @@ public final class RowSpool {
   /// Appends one row (any width; rows need not have the same width).
   public func append(_ row: [Cell]) throws {
     guard descriptor >= 0 else { throw WriteError.closed(path: label) }
-    RowCodec.encode(row, to: &buffer)
+    // Encode into a local array: appends to a class property pay an exclusivity check each.
+    var bytes: [UInt8] = []
+    swap(&bytes, &buffer)
+    let fits = RowCodec.encode(row, to: &bytes)
+    swap(&bytes, &buffer)
+    guard fits else {
+      throw WriteError(path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
+    }
     rowCount += 1
     if buffer.count >= RowSpool.capacity { try flush() }
   }
@@ -104,6 +112,7 @@ public final class RowSpool {
     private var fileOffset: Int64 = 0
     private var bytes: [UInt8] = []
     private var position = 0
+    private var rowsRead = 0
 
     init(descriptor: Int32, end: Int64, label: String) {
       self.descriptor = descriptor
@@ -113,12 +122,24 @@ public final class RowSpool {
 
     /// The next row, or nil after the last one. Throws if the file cannot be read or is damaged.
     public func next() throws -> [Cell]? {
-      guard try ensure(1) else { return nil }
-      return try RowCodec.decodeRow(from: self)
+      guard try ensure(4) else { return nil }
+      var length = 0
+      for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
+      position += 4
+      guard try ensure(length) else { throw damaged("row runs past the end of the file") }
+      let start = position
+      position += length
+      let row = bytes.withUnsafeBufferPointer { all in
+        RowCodec.decodeRow(UnsafeBufferPointer(rebasing: all[start..<(start + length)]))
+      }
+      guard let row else { throw damaged("row \(rowsRead + 1) does not decode") }
+      rowsRead += 1
+      return row
     }
 
     /// Makes `count` unread bytes available; false only when the file ended before any of them.
-    func ensure(_ count: Int) throws -> Bool {
+    private func ensure(_ count: Int) throws -> Bool {
+      if count == 0 { return true }
       let buffered = bytes.count - position
       if buffered >= count { return true }
       let available = Int64(buffered) + (end - fileOffset)
@@ -130,22 +151,7 @@ public final class RowSpool {
       return true
     }
 
-    func readByte() throws -> UInt8 {
-      guard try ensure(1) else { throw damaged("row runs past the end of the file") }
-      let byte = bytes[position]
-      position += 1
-      return byte
-    }
-
-    func readBytes(_ count: Int) throws -> ArraySlice<UInt8> {
-      guard count > 0 else { return [] }
-      guard try ensure(count) else { throw damaged("row runs past the end of the file") }
-      let slice = bytes[position..<(position + count)]
-      position += count
-      return slice
-    }
-
-    func damaged(_ reason: String) -> WriteError {
+    private func damaged(_ reason: String) -> WriteError {
       WriteError(path: label, operation: .read, errorNumber: nil, reason: "damaged spool: \(reason)")
     }
 

@@ -29,16 +29,24 @@ enum CSVFieldEncoder {
   }
 
   static func appendText(_ text: String, to buffer: inout [UInt8]) {
-    guard needsQuotes(text) else {
-      buffer.append(contentsOf: text.utf8)
-      return
+    var text = text
+    text.withUTF8 { bytes in
+      var needsQuotes = false
+      for byte in bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
+        needsQuotes = true
+        break
+      }
+      guard needsQuotes else {
+        buffer.append(contentsOf: bytes)
+        return
+      }
+      buffer.append(0x22)
+      for byte in bytes {
+        if byte == 0x22 { buffer.append(0x22) }
+        buffer.append(byte)
+      }
+      buffer.append(0x22)
     }
-    buffer.append(0x22)
-    for byte in text.utf8 {
-      if byte == 0x22 { buffer.append(0x22) }
-      buffer.append(byte)
-    }
-    buffer.append(0x22)
   }
 
   static func appendASCII(_ text: StaticString, to buffer: inout [UInt8]) {

@@ -59,13 +59,17 @@ public final class CSVWriter: RowSink {
     guard row.count == schema.columns.count else {
       throw WriteError.rowWidth(path: file.path, expected: schema.columns.count, actual: row.count)
     }
+    // Work on a local array: appends to a class property pay an exclusivity check each.
+    var bytes: [UInt8] = []
+    swap(&bytes, &buffer)
     var first = true
     for cell in row {
-      if !first { buffer.append(0x2C) }
+      if !first { bytes.append(0x2C) }
       first = false
-      CSVFieldEncoder.append(cell, zone: timeZone, to: &buffer)
+      CSVFieldEncoder.append(cell, zone: timeZone, to: &bytes)
     }
-    buffer.append(0x0A)
+    bytes.append(0x0A)
+    swap(&bytes, &buffer)
     rowCount += 1
     if buffer.count >= CSVWriter.bufferCapacity { try flush() }
   }
