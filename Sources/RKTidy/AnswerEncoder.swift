@@ -75,7 +75,8 @@ struct AnswerEncoder: Sendable {
   private func choiceValue(_ choice: ChoiceValue) -> AnswerValue {
     switch choice {
     case .text(let text): return AnswerValue(value: .text(text))
-    case .number(let number): return AnswerValue(value: Self.cell(number), number: Self.cell(number))
+    case .number(let number):
+      return AnswerValue(value: Self.cell(number), number: Self.cell(number))
     case .date(let instant):
       let cell = Self.cell(instant)
       return AnswerValue(value: cell, datetime: cell)
@@ -114,7 +115,9 @@ struct AnswerEncoder: Sendable {
 
   // MARK: - Cell helpers
 
-  static func cell(_ number: NumberValue) -> Cell { .number(text: number.text, value: number.double) }
+  static func cell(_ number: NumberValue) -> Cell {
+    .number(text: number.text, value: number.double)
+  }
 
   /// An instant cell, or empty when the instant is beyond what outputs can write.
   static func cell(_ instant: Instant) -> Cell {

@@ -68,7 +68,8 @@ public enum ExportSchemas {
       Column("path", .string, "Input file (zip entries as a.zip!/b.json)."),
       Column("format", .string, "Format sniffed from the file's content."),
       Column(
-        "status", .string, "ok: read; failed: could not be read (see error); skipped: not a result.",
+        "status", .string,
+        "ok: read; failed: could not be read (see error); skipped: not a result.",
         categories: InputStatus.allCases.map(\.rawValue)),
       Column("task_runs", .integer, "Task runs read from the file."),
       Column("answers", .integer, "Rows the file contributed to answers.csv."),

@@ -64,7 +64,8 @@ public final class RowSpool {
     let fits = RowCodec.encode(row, to: &bytes)
     swap(&bytes, &buffer)
     guard fits else {
-      throw WriteError(path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
+      throw WriteError(
+        path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
     }
     rowCount += 1
     if buffer.count >= RowSpool.capacity { try flush() }
@@ -152,7 +153,8 @@ public final class RowSpool {
     }
 
     private func damaged(_ reason: String) -> WriteError {
-      WriteError(path: label, operation: .read, errorNumber: nil, reason: "damaged spool: \(reason)")
+      WriteError(
+        path: label, operation: .read, errorNumber: nil, reason: "damaged spool: \(reason)")
     }
 
     /// Appends the next chunk of the file (at most 64 KiB) to the buffer.

@@ -64,16 +64,20 @@ final class FlattenerEncodingTests: XCTestCase {
     let weight = NumberValue(text: "72.5", double: 72.5, isInteger: false)
     XCTAssertEqual(
       encoded(.numeric(weight, unit: "kg", displayUnit: "lb"), .numeric),
-      [merged(["value": num("72.5", 72.5), "value_number": num("72.5", 72.5), "unit": .text("kg")])])
+      [
+        merged(["value": num("72.5", 72.5), "value_number": num("72.5", 72.5), "unit": .text("kg")])
+      ])
     XCTAssertEqual(
       encoded(.numeric(weight, unit: nil, displayUnit: "lb"), .numeric)[0]["unit"], .text("lb"))
   }
 
   func testEncoding_ScaleAndSES_Number() {
     XCTAssertEqual(
-      encoded(.scale(NumberValue(7)), .scale), [merged(["value": num("7", 7), "value_number": num("7", 7)])])
+      encoded(.scale(NumberValue(7)), .scale),
+      [merged(["value": num("7", 7), "value_number": num("7", 7)])])
     XCTAssertEqual(
-      encoded(.sesRung(NumberValue(3)), .ses), [merged(["value": num("3", 3), "value_number": num("3", 3)])])
+      encoded(.sesRung(NumberValue(3)), .ses),
+      [merged(["value": num("3", 3), "value_number": num("3", 3)])])
   }
 
   func testEncoding_Text_ExactlyAsTyped() {
@@ -155,7 +159,8 @@ final class FlattenerEncodingTests: XCTestCase {
 
   func testEncoding_MultipleComponent_OneRowPerComponent() {
     XCTAssertEqual(
-      encoded(.components([.number(NumberValue(5)), .text("10 in")], separator: "'"),
+      encoded(
+        .components([.number(NumberValue(5)), .text("10 in")], separator: "'"),
         .multipleComponent),
       [
         merged(["value": num("5", 5), "value_number": num("5", 5)], index: 1),

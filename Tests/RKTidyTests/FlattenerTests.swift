@@ -11,7 +11,8 @@ final class FlattenerTests: XCTestCase {
   func testTaskRunRow_DeviceAndMetadata_ExactCells() {
     var taskRun = TaskRun(
       taskIdentifier: "survey", runUUID: "0A1B", startDate: t0, endDate: at(90.25),
-      device: DeviceInfo(product: "iPhone12,1", platform: "iOS", osVersion: "17.2", osBuild: "21C62"),
+      device: DeviceInfo(
+        product: "iPhone12,1", platform: "iOS", osVersion: "17.2", osBuild: "21C62"),
       metadata: [
         Field("appVersion", .string("version 1.2, build 7")),
         Field("phoneInfo", .string("iPhone 6")),
@@ -74,7 +75,7 @@ final class FlattenerTests: XCTestCase {
         [
           .text("P001"), .text("survey"), .text("RUN-1"), .text("smoker"), .text("smoker"),
           .text("boolean"), .text("answered"), .integer(1), .bool(true), .integer(1), .empty,
-          .empty, ms(10) , .instant(millisecondsSince1970: t0ms + 12_500), .seconds(2.5),
+          .empty, ms(10), .instant(millisecondsSince1970: t0ms + 12_500), .seconds(2.5),
           .text("P001/a.archive"), .empty, .empty, .empty, .empty,
         ]
       ])
@@ -86,8 +87,10 @@ final class FlattenerTests: XCTestCase {
   func testAnswerRows_FormStep_StepAndItemIDs() {
     let form = StepRecord(
       identifier: "about_you",
-      results: [result("age", .numeric, .numeric(NumberValue(41), unit: nil, displayUnit: nil)),
-        result("name", .text, .text("Ann"))])
+      results: [
+        result("age", .numeric, .numeric(NumberValue(41), unit: nil, displayUnit: nil)),
+        result("name", .text, .text("Ann")),
+      ])
     let rows = flattener.answerRows(
       TaskRun(taskIdentifier: "survey", steps: [form], participantID: "P1", source: "s"))
     XCTAssertEqual(rows.map { $0[3] }, [.text("about_you"), .text("about_you")])

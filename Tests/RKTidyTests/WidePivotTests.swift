@@ -148,10 +148,14 @@ final class WidePivotTests: XCTestCase {
     let pivot = WidePivot()
     _ = pivot.add(makeRun([result("q\nx", .choice, .choices([.text("o,1")]))]))
     let columns = try XCTUnwrap(pivot.finalColumns(taskID: "survey"))
-    XCTAssertEqual(columns[5], WideColumn(
-      name: "q_x", role: .answer, stepID: "q\nx", itemID: "q\nx", answerType: .choice))
-    XCTAssertEqual(columns[6], WideColumn(
-      name: "q_x.o,1", role: .option, stepID: "q\nx", itemID: "q\nx", option: "o,1",
-      answerType: .choice))
+    XCTAssertEqual(
+      columns[5],
+      WideColumn(
+        name: "q_x", role: .answer, stepID: "q\nx", itemID: "q\nx", answerType: .choice))
+    XCTAssertEqual(
+      columns[6],
+      WideColumn(
+        name: "q_x.o,1", role: .option, stepID: "q\nx", itemID: "q\nx", option: "o,1",
+        answerType: .choice))
   }
 }

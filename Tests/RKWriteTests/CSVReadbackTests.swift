@@ -18,8 +18,9 @@ final class CSVReadbackTests: XCTestCase {
       name: "t", columns: fields.indices.map { Column("c\($0)", .string, "test column") })
     let writer = try CSVWriter(path: path, schema: schema)
     try writer.write(fields.map { .text($0) })
-    try writer.write([.integer(-7), .number(text: "0.1", value: 0.1), .bool(false)]
-      + Array(repeating: Cell.empty, count: fields.count - 3))
+    try writer.write(
+      [.integer(-7), .number(text: "0.1", value: 0.1), .bool(false)]
+        + Array(repeating: Cell.empty, count: fields.count - 3))
     try writer.finish()
 
     let script = """

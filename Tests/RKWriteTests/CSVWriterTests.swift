@@ -27,7 +27,8 @@ final class CSVWriterTests: XCTestCase {
     _ names: [String], _ rows: [[Cell]], zone: TimeZoneRule = .utc, bom: Bool = false
   ) throws -> String {
     let path = folder.appendingPathComponent("t.csv").path
-    let writer = try CSVWriter(path: path, schema: schema(names), timeZone: zone, byteOrderMark: bom)
+    let writer = try CSVWriter(
+      path: path, schema: schema(names), timeZone: zone, byteOrderMark: bom)
     for row in rows { try writer.write(row) }
     try writer.finish()
     return try String(contentsOfFile: path, encoding: .utf8)
@@ -36,10 +37,16 @@ final class CSVWriterTests: XCTestCase {
   func testCSV_TextQuoting_OnlyWhenNeeded() throws {
     let text = try written(
       ["plain", "comma", "quote", "lf", "cr", "spaces"],
-      [[.text("abc"), .text("a,b"), .text("say \"hi\""), .text("l1\nl2"), .text("x\ry"),
-        .text("  padded ")]])
+      [
+        [
+          .text("abc"), .text("a,b"), .text("say \"hi\""), .text("l1\nl2"), .text("x\ry"),
+          .text("  padded "),
+        ]
+      ])
     XCTAssertEqual(
-      text, "plain,comma,quote,lf,cr,spaces\nabc,\"a,b\",\"say \"\"hi\"\"\",\"l1\nl2\",\"x\ry\",  padded \n")
+      text,
+      "plain,comma,quote,lf,cr,spaces\nabc,\"a,b\",\"say \"\"hi\"\"\",\"l1\nl2\",\"x\ry\",  padded \n"
+    )
   }
 
   func testCSV_HeaderNeedingQuotes_Quoted() throws {
@@ -49,8 +56,12 @@ final class CSVWriterTests: XCTestCase {
   func testCSV_ScalarCells_ContractText() throws {
     let text = try written(
       ["e", "n", "i", "min", "t", "f"],
-      [[.empty, .number(text: "1e-07", value: 1e-7), .integer(-42), .integer(Int64.min),
-        .bool(true), .bool(false)]])
+      [
+        [
+          .empty, .number(text: "1e-07", value: 1e-7), .integer(-42), .integer(Int64.min),
+          .bool(true), .bool(false),
+        ]
+      ])
     XCTAssertEqual(text, "e,n,i,min,t,f\n,1e-07,-42,-9223372036854775808,true,false\n")
   }
 
@@ -110,7 +121,8 @@ final class CSVWriterTests: XCTestCase {
   }
 
   func testCSV_FinishAndAbandon_NoTemporaryFilesLeft() throws {
-    let kept = try CSVWriter(path: folder.appendingPathComponent("kept.csv").path, schema: schema(["a"]))
+    let kept = try CSVWriter(
+      path: folder.appendingPathComponent("kept.csv").path, schema: schema(["a"]))
     let dropped = try CSVWriter(
       path: folder.appendingPathComponent("dropped.csv").path, schema: schema(["a"]))
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 2)

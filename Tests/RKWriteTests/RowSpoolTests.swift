@@ -24,7 +24,8 @@ final class RowSpoolTests: XCTestCase {
       [
         .empty, .text(""), .text("ünï\n,\"😀"), .number(text: "1e-07", value: 1e-7),
         .number(text: "-0", value: -0.0), .integer(0), .integer(Int64.min), .integer(Int64.max),
-        .integer(-1), .bool(true), .bool(false), .instant(millisecondsSince1970: -62_135_596_800_000),
+        .integer(-1), .bool(true), .bool(false),
+        .instant(millisecondsSince1970: -62_135_596_800_000),
         .instant(millisecondsSince1970: 1_463_427_265_846), .seconds(2.5), .seconds(-1e300),
         .seconds(.infinity),
       ],
@@ -34,7 +35,8 @@ final class RowSpoolTests: XCTestCase {
     for row in rows { try spool.append(row) }
     XCTAssertEqual(spool.rowCount, 3)
     XCTAssertEqual(try readAll(spool), rows)
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [],
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path), [],
       "the spool file is unlinked at once")
   }
 

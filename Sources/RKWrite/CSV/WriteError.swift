@@ -36,8 +36,7 @@ public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// An error from a failed system call, with `strerror` text for `errorNumber`.
-  public static func system(path: String, operation: Operation, errorNumber: Int32) -> WriteError
-  {
+  public static func system(path: String, operation: Operation, errorNumber: Int32) -> WriteError {
     let text = strerror(errorNumber).map { String(cString: $0) } ?? "error \(errorNumber)"
     return WriteError(path: path, operation: operation, errorNumber: errorNumber, reason: text)
   }
