@@ -21,16 +21,20 @@ public enum ExportSchemas {
     "source", .string,
     "Input file relative to its input root (zip entries as a.zip!/b.json), #N for the Nth run.")
 
+  static let taskStartColumn = Column(
+    "task_start", .datetime, "When the run started (ORKTaskResult.startDate).")
+  static let taskEndColumn = Column(
+    "task_end", .datetime, "When the run ended (ORKTaskResult.endDate).")
+  static let taskDurationColumn = Column(
+    "task_duration_s", .number, "task_end minus task_start, in seconds (ms precision).",
+    unit: "s")
+
   /// `task_runs.csv`: one row per task run.
   public static let taskRuns = TableSchema(
     name: "task_runs",
     columns: [
       participantColumn, taskColumn, runUUIDColumn,
-      Column("task_start", .datetime, "When the run started (ORKTaskResult.startDate)."),
-      Column("task_end", .datetime, "When the run ended (ORKTaskResult.endDate)."),
-      Column(
-        "task_duration_s", .number, "task_end minus task_start, in seconds (ms precision).",
-        unit: "s"),
+      taskStartColumn, taskEndColumn, taskDurationColumn,
       Column("n_steps", .integer, "Number of step results recorded in the run."),
       sourceColumn,
       Column("device_product", .string, "Device model (ORKDevice.product), when recorded."),

@@ -5,9 +5,8 @@ import RKTable
 /// Final columns of a task's wide table, and where each partial-row key lands.
 struct WideLayout {
   static let runColumns: [Column] = [
-    ExportSchemas.participantColumn, ExportSchemas.runUUIDColumn,
-    ExportSchemas.taskRuns.columns[3], ExportSchemas.taskRuns.columns[4],
-    ExportSchemas.taskRuns.columns[5],
+    ExportSchemas.participantColumn, ExportSchemas.runUUIDColumn, ExportSchemas.taskStartColumn,
+    ExportSchemas.taskEndColumn, ExportSchemas.taskDurationColumn,
   ]
 
   var schema: TableSchema
@@ -62,9 +61,7 @@ struct WideLayout {
       }
       optionColumns[ordinal] = indexes
     }
-    schema = TableSchema(
-      name: tableName, columns: schemaColumns, primaryKey: [],
-      foreignKeys: [])
+    schema = TableSchema(name: tableName, columns: schemaColumns)
   }
 
   /// Options from the task definition in its order; then the others, numbers ascending
