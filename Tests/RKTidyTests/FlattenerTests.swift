@@ -42,6 +42,14 @@ final class FlattenerTests: XCTestCase {
       ])
   }
 
+  func testTaskRunRow_UnwritableInstants_EmptyNotTrap() {
+    let taskRun = TaskRun(
+      taskIdentifier: "t", startDate: Instant(secondsSinceReferenceDate: .nan),
+      endDate: Instant(secondsSinceReferenceDate: 1e300))
+    let row = flattener.taskRunRow(taskRun)
+    XCTAssertEqual(Array(row[3...5]), [.empty, .empty, .empty])
+  }
+
   func testStepRows_InstructionAndQuestion_IndexedFromOne() {
     var taskRun = makeRun([result("q1", .text, .text("hi"))])
     taskRun.steps.insert(StepRecord(identifier: "intro", startDate: t0, endDate: at(2.5)), at: 0)

@@ -88,6 +88,24 @@ final class CSVWriterTests: XCTestCase {
     XCTAssertEqual(text.split(separator: "\n").last, "2.5,19.846,3,-0.25,0,1.235,0.3,60.01,")
   }
 
+  func testCSV_ExtremeInstants_WrittenWithoutTrap() throws {
+    let text = try written(
+      ["max", "min", "epoch", "before"],
+      [
+        [
+          .instant(millisecondsSince1970: Int64.max), .instant(millisecondsSince1970: Int64.min),
+          .instant(millisecondsSince1970: 0), .instant(millisecondsSince1970: -1),
+        ]
+      ])
+    let fields = text.split(separator: "\n").last?.split(separator: ",") ?? []
+    XCTAssertEqual(fields.count, 4)
+    // java.time: Instant.ofEpochMilli(Long.MAX_VALUE) and (Long.MIN_VALUE), proleptic Gregorian.
+    XCTAssertEqual(fields.first, "292278994-08-17T07:12:55.807Z")
+    XCTAssertEqual(fields[1], "-292275055-05-16T16:47:04.192Z")
+    XCTAssertEqual(fields[2], "1970-01-01T00:00:00.000Z")
+    XCTAssertEqual(fields[3], "1969-12-31T23:59:59.999Z")
+  }
+
   func testCSV_ByteOrderMark_FirstThreeBytes() throws {
     let path = folder.appendingPathComponent("bom.csv").path
     let writer = try CSVWriter(path: path, schema: schema(["a"]), byteOrderMark: true)

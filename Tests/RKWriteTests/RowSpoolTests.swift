@@ -92,3 +92,26 @@ final class RowSpoolTests: XCTestCase {
     }
   }
 }
+
+final class RowCodecTests: XCTestCase {
+  func testRowCodec_TruncatedOrGarbageBytes_NilNeverTrap() {
+    var encoded: [UInt8] = []
+    let row: [Cell] = [
+      .text("abc"), .number(text: "1.5", value: 1.5), .integer(-3), .seconds(1), .bool(true),
+    ]
+    XCTAssertTrue(RowCodec.encode(row, to: &encoded))
+    let body = Array(encoded.dropFirst(4))
+    XCTAssertEqual(body.withUnsafeBufferPointer(RowCodec.decodeRow), row)
+    for length in 0..<body.count {
+      let prefix = Array(body.prefix(length))
+      XCTAssertNil(prefix.withUnsafeBufferPointer(RowCodec.decodeRow), "prefix \(length)")
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let garbage = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
+      _ = garbage.withUnsafeBufferPointer(RowCodec.decodeRow)
+    }
+  }
+}
