@@ -53,7 +53,7 @@ let package = Package(
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
     .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable"]),
     .testTarget(name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable"]),
-    .testTarget(name: "RKExportTests", dependencies: ["rkexport"]),
+    .testTarget(name: "RKExportTests", dependencies: ["rkexport"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

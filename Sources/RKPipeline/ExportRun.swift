@@ -44,9 +44,10 @@ public final class ExportRun {
       switch outcome {
       case .imported(let input):
         var answers = 0
-        for var run in input.runs {
+        for (number, var run) in input.runs.enumerated() {
           run.participantID = rule.participantID(for: item)
-          run.source = item.displayPath
+          // A file holding several runs (an NSArray root) numbers them: `path#1`, `path#2`.
+          run.source = input.runs.count > 1 ? "\(item.displayPath)#\(number + 1)" : item.displayPath
           answers += try outputs.add(run)
         }
         report.filesOK += 1

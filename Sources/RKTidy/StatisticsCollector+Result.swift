@@ -4,7 +4,7 @@ import RKModel
 extension StatisticsCollector {
   /// The statistics of everything added so far: tasks by identifier, questions in row order.
   public func statistics() -> [TaskStatistics] {
-    var questionsByTask: [String: [(key: QuestionKey, value: QuestionAccumulator)]] = [:]
+    var questionsByTask: [String: [(key: StatisticsKey, value: QuestionAccumulator)]] = [:]
     for (key, value) in questions { questionsByTask[key.task, default: []].append((key, value)) }
     return tasks.keys.sorted().map { taskIdentifier in
       let task = tasks[taskIdentifier] ?? TaskAccumulator()
@@ -21,7 +21,7 @@ extension StatisticsCollector {
   }
 
   private func question(
-    _ key: QuestionKey, _ value: QuestionAccumulator, runCount: Int
+    _ key: StatisticsKey, _ value: QuestionAccumulator, runCount: Int
   ) -> QuestionStatistics {
     let stepDurations = (steps[StepKey(task: key.task, step: key.step)] ?? []).sorted()
     let isChoice = key.answerType == .choice || key.answerType == .boolean
@@ -44,7 +44,7 @@ extension StatisticsCollector {
 
   /// Definition order first (with text), then `true`, `false` for booleans, then options only
   /// seen in answers: numerically when all are numbers, else by text; a null value last.
-  private func options(_ key: QuestionKey, _ value: QuestionAccumulator) -> [OptionCount] {
+  private func options(_ key: StatisticsKey, _ value: QuestionAccumulator) -> [OptionCount] {
     var listed: [(value: String?, label: String?)] = []
     func list(_ value: String, label: String?) {
       if !listed.contains(where: { $0.value == value }) { listed.append((value, label)) }
@@ -80,7 +80,7 @@ extension StatisticsCollector {
 
   /// Sort key of a question row: definition index (undefined questions after all defined ones),
   /// then the earliest run that has it and the position in that run.
-  private func rowOrder(_ key: QuestionKey, _ value: QuestionAccumulator) -> RowOrder {
+  private func rowOrder(_ key: StatisticsKey, _ value: QuestionAccumulator) -> RowOrder {
     let definition = definitions[DefinitionKey(task: key.task, step: key.step, item: key.item)]
     return RowOrder(
       definitionIndex: definition?.index ?? Int.max, run: value.order, position: value.position,

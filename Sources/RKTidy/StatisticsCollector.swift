@@ -20,7 +20,7 @@ import RKTable
 public struct StatisticsCollector: Sendable {
   var definitions: [DefinitionKey: DefinitionEntry] = [:]
   var tasks: [String: TaskAccumulator] = [:]
-  var questions: [QuestionKey: QuestionAccumulator] = [:]
+  var questions: [StatisticsKey: QuestionAccumulator] = [:]
   var steps: [StepKey: [Double]] = [:]
 
   /// A collector; `definitions` give question order and the option sets of choice questions.
@@ -51,7 +51,7 @@ public struct StatisticsCollector: Sendable {
 
     // A question may occur more than once in a run (a step revisited by a looping task):
     // presence, status and chosen options count once per run, values and durations each time.
-    var thisRun: [QuestionKey: RunQuestion] = [:]
+    var thisRun: [StatisticsKey: RunQuestion] = [:]
     var position = 0
     for step in run.steps {
       if let duration = step.durationSeconds, duration.isFinite {
@@ -59,7 +59,7 @@ public struct StatisticsCollector: Sendable {
           .append(duration)
       }
       for result in step.results {
-        let key = QuestionKey(
+        let key = StatisticsKey(
           task: run.taskIdentifier, step: step.identifier, item: result.identifier,
           answerType: result.answerType)
         var seen = thisRun[key] ?? RunQuestion(position: position)
@@ -130,7 +130,7 @@ struct DefinitionEntry: Sendable {
   var question: QuestionDefinition
 }
 
-struct QuestionKey: Hashable {
+struct StatisticsKey: Hashable {
   var task: String
   var step: String
   var item: String

@@ -117,9 +117,3 @@ func numberCell(_ value: Double?) -> Cell {
   guard let value, value.isFinite else { return .empty }
   return .number(text: NumberValue(value).text, value: value)
 }
-
-/// A duration cell (seconds, written with millisecond precision); empty for nil or non-finite.
-func secondsCell(_ value: Double?) -> Cell {
-  guard let value, value.isFinite else { return .empty }
-  return .seconds(value)
-}

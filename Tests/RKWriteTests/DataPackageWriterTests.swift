@@ -125,9 +125,9 @@ final class DataPackageWriterTests: XCTestCase {
     let folder = try scratchFolder().appendingPathComponent("absent")
     XCTAssertThrowsError(try DataPackageWriter.write(schemas: [runs], toDirectory: folder.path)) {
       error in
-      XCTAssertEqual(
-        (error as? DataPackageWriteError)?.description,
-        "\(folder.path)/datapackage.json: cannot write data package: No such file or directory")
+      let writeError = error as? WriteError
+      XCTAssertEqual(writeError?.path, "\(folder.path)/datapackage.json")
+      XCTAssertEqual(writeError?.errorNumber, ENOENT)
     }
   }
 
