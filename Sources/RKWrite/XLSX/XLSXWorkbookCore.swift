@@ -1,0 +1,152 @@
+// The libxlsxwriter workbook handle, its formats and the bookkeeping shared by its sheets.
+internal import CXLSXWriter
+import Foundation
+import RKTable
+
+/// Owns the C workbook: created in `init`, released by `close()` or `abandon()`, never twice.
+final class XLSXWorkbookCore {
+  typealias Worksheet = UnsafeMutablePointer<lxw_worksheet>
+  typealias Format = UnsafeMutablePointer<lxw_format>
+
+  let output: XLSXOutputFile
+  let options: XLSXWorkbook.Options
+  /// nil once closed.
+  private(set) var handle: UnsafeMutablePointer<lxw_workbook>?
+  var names = XLSXSheetNames()
+  /// Table sheets to finish at close; they hold this core, so the list is emptied at close.
+  var tables: [XLSXTableSheet] = []
+  private(set) var warnings: [XLSXWarning] = []
+  private(set) var omittedWarningCount = 0
+  /// Bold, shaded, underlined header cells.
+  let headerFormat: Format
+  /// `yyyy-mm-dd hh:mm:ss.000` date-time cells.
+  let dateFormat: Format
+  /// Integers in full (`0`), not in scientific notation past 11 digits.
+  let integerFormat: Format
+  /// Durations in seconds to the millisecond (`0.000`).
+  let secondsFormat: Format
+
+  init(path: String, options: XLSXWorkbook.Options) throws {
+    self.options = options
+    output = try XLSXOutputFile(path: path)
+    // Constant memory: rows go to one temporary file per sheet as soon as the next row starts.
+    var libraryOptions = lxw_workbook_options(constant_memory: 1, tmpdir: nil, use_zip64: 1)
+    guard let workbook = workbook_new_opt(output.temporaryPath, &libraryOptions) else {
+      output.discard()
+      throw XLSXError(.memoryMallocFailed, path: path)
+    }
+    handle = workbook
+    func makeFormat() throws -> Format {
+      guard let format = workbook_add_format(workbook) else {
+        throw XLSXError(.memoryMallocFailed, path: path)
+      }
+      return format
+    }
+    do {
+      headerFormat = try makeFormat()
+      format_set_bold(headerFormat)
+      format_set_bg_color(headerFormat, 0xDDE6F0)
+      format_set_bottom(headerFormat, UInt8(LXW_BORDER_THIN.rawValue))
+      dateFormat = try makeFormat()
+      format_set_num_format(dateFormat, "yyyy-mm-dd hh:mm:ss.000")
+      integerFormat = try makeFormat()
+      format_set_num_format(integerFormat, "0")
+      secondsFormat = try makeFormat()
+      format_set_num_format(secondsFormat, "0.000")
+      try setProperties(workbook)
+    } catch {
+      workbook_close(workbook)
+      handle = nil
+      output.discard()
+      throw error
+    }
+  }
+
+  /// Throws an `XLSXError` for any code but `LXW_NO_ERROR`, naming the place.
+  func check(
+    _ code: lxw_error, sheet: String? = nil, row: Int? = nil, column: Int? = nil,
+    columnName: String? = nil
+  ) throws {
+    guard let failure = XLSXError.Code(lxw: code) else { return }
+    throw XLSXError(
+      failure, path: output.path, sheet: sheet, row: row, column: column, columnName: columnName)
+  }
+
+  /// The open workbook, or `.workbookClosed`.
+  func openHandle() throws -> UnsafeMutablePointer<lxw_workbook> {
+    guard let handle else { throw XLSXError(.workbookClosed, path: output.path) }
+    return handle
+  }
+
+  /// Adds a worksheet under a name already made valid and unique by `names`.
+  func addWorksheet(named name: String) throws -> Worksheet {
+    let workbook = try openHandle()
+    // Ask the library too, so a rule we missed becomes an error, not a printed warning.
+    try check(workbook_validate_sheet_name(workbook, name), sheet: name)
+    guard let worksheet = workbook_add_worksheet(workbook, name) else {
+      throw XLSXError(
+        .creatingTmpfile, path: output.path, sheet: name,
+        message: "Could not add the worksheet (temporary file or memory).")
+    }
+    return worksheet
+  }
+
+  /// Records a warning, keeping at most `options.maxWarnings`.
+  func warn(_ warning: XLSXWarning) {
+    if warnings.count < options.maxWarnings {
+      warnings.append(warning)
+    } else {
+      omittedWarningCount += 1
+    }
+  }
+
+  func close() throws {
+    let workbook = try openHandle()
+    var failure: Error?
+    for table in tables {
+      do { try table.finish() } catch { failure = failure ?? error }
+    }
+    tables.removeAll()
+    handle = nil
+    // Always let the library close: it releases the sheets' temporary files.
+    let code = workbook_close(workbook)
+    do { try check(code) } catch { failure = failure ?? error }
+    if let failure {
+      output.discard()
+      throw failure
+    }
+    try output.commit()
+  }
+
+  func abandon() {
+    guard let workbook = handle else { return }
+    tables.removeAll()
+    handle = nil
+    workbook_close(workbook)
+    output.discard()
+  }
+
+  private func setProperties(_ workbook: UnsafeMutablePointer<lxw_workbook>) throws {
+    var comments = "Written by rkexport"
+    if let version = options.rkexportVersion { comments += " " + version }
+    comments += ". Date-time cells are in \(options.timeZone.identifier)."
+    let title = options.title.map { strdup($0) } ?? nil
+    let commentText = strdup(comments)
+    defer {
+      free(title)
+      free(commentText)
+    }
+    var properties = lxw_doc_properties()
+    properties.title = title
+    properties.comments = commentText
+    // 0 asks the library for the current time.
+    let seconds = options.created.map { $0.timeIntervalSince1970.rounded(.down) } ?? 0
+    properties.created = time_t(exactly: seconds) ?? 0
+    try check(workbook_set_properties(workbook, &properties))
+    if let version = options.rkexportVersion {
+      try check(workbook_set_custom_property_string(workbook, "rkexport_version", version))
+    }
+    let zone = options.timeZone.identifier
+    try check(workbook_set_custom_property_string(workbook, "time_zone", zone))
+  }
+}
