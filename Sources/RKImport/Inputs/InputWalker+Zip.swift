@@ -38,15 +38,16 @@ extension InputWalker {
           size: size))
     }
     for entry in reader.entries {
+      let display = listing.display + "!/" + entry.path
+      // Unsafe paths are reported before anything else, so `../x` is never taken as hidden.
+      if let reason = unsafeReason(entry) {
+        found.problems.append(ImportError(file: display, reason: reason))
+        continue
+      }
       let components = entry.path.split(separator: "/", omittingEmptySubsequences: true)
       if entry.path.hasSuffix("/") || components.contains(where: { $0.hasPrefix(".") })
         || roots.contains(where: { entry.path.hasPrefix($0) })
       {
-        continue
-      }
-      let display = listing.display + "!/" + entry.path
-      if let reason = unsafeReason(entry) {
-        found.problems.append(ImportError(file: display, reason: reason))
         continue
       }
       guard entry.isFile else { continue }

@@ -98,7 +98,9 @@ final class ZipReader {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(min(declared, 1 << 24)))
     do {
-      _ = try archive.extract(entry, bufferSize: 16 * 1024, skipCRC32: stopAfter != nil) { chunk in
+      let checksum = try archive.extract(entry, bufferSize: 16 * 1024, skipCRC32: stopAfter != nil)
+      {
+        chunk in
         bytes.append(contentsOf: chunk)
         if let stopAfter, bytes.count >= stopAfter { throw StopReading() }
         // Sizes in the directory can lie: check what actually came out.
@@ -110,6 +112,10 @@ final class ZipReader {
         {
           throw ImportError(reason: refusal)
         }
+      }
+      // ZIPFoundation computes the checksum but leaves comparing it to the caller.
+      if stopAfter == nil, checksum != entry.checksum {
+        throw ImportError(reason: "damaged zip entry: checksum mismatch")
       }
     } catch is StopReading {
       return Array(bytes.prefix(stopAfter ?? bytes.count))
