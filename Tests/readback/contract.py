@@ -21,10 +21,11 @@ INPUTS = ["path", "format", "status", "task_runs", "answers", "error"]
 
 # Columns the contract does not name but we accept when appended after the contract's own:
 # answers.csv: the "other" column of design.md §4's encoding table (location, date time zone,
-# file content type) and ResearchKit's displayUnit; task_runs.csv: ORKDevice fields.
+# file content type) and ResearchKit's displayUnit; task_runs.csv: ORKDevice fields, the app
+# version of Bridge uploads and the remaining run metadata as JSON (users.md item 3).
 TOLERATED_ANSWER_EXTRAS = {"latitude", "longitude", "time_zone", "content_type", "display_unit"}
 TOLERATED_TASK_RUN_EXTRAS = {"device_product", "device_platform", "device_os_version",
-                             "device_os_build"}
+                             "device_os_build", "app_version", "metadata"}
 
 INSTANT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 # Durations: seconds with at most millisecond precision.
