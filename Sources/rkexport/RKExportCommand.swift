@@ -12,6 +12,9 @@ struct RKExportCommand: ParsableCommand {
         task_runs.csv, steps.csv, answers.csv, wide/<task_id>.csv, inputs.csv
         summary.csv, choices.csv, codebook.csv, datapackage.json, results.xlsx (--xlsx)
 
+      Export options (see rkexport export --help): --out <dir>, --tz <zone>, --xlsx,
+      --participant-pattern <regex>, --survey-definition <file>, --jobs <n>, --quiet.
+
       Exit status: 0 every input was read; 1 some inputs failed (the others are exported and \
       inputs.csv says why); 2 usage error; 3 nothing could be exported.
 
