@@ -89,3 +89,49 @@ final class InputWalkerTests: XCTestCase {
     XCTAssertTrue(error.description.hasSuffix(" bytes, over the limit of 100 bytes"))
   }
 }
+
+final class InputSamplesTests: XCTestCase {
+  private let samples =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path + "/samples"
+
+  func testSamples_BridgeUploads_OneRunEach() throws {
+    let items = InputWalker(roots: [samples + "/bridge-upload"]).items().items
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      ["P011/upload1.zip", "P012/upload2", "P013/upload3.zip", "README.md"])
+    XCTAssertEqual(items.map { $0.folders.first ?? "" }, ["P011", "P012", "P013", ""])
+    let outcomes = items.map { InputImporter().importItem($0) }
+    let runs = outcomes.compactMap { outcome -> TaskRun? in
+      if case .imported(let input) = outcome { return input.runs.first }
+      return nil
+    }
+    XCTAssertEqual(runs.map(\.taskIdentifier), ["DailyPrompt", "SleepCheck", "WeeklyHeart"])
+    XCTAssertEqual(runs.map(\.steps.count), [3, 4, 5])
+    XCTAssertEqual(
+      runs[0].steps[2].results[0].answer,
+      .numeric(NumberValue(420), unit: "L/min", displayUnit: nil))
+    XCTAssertEqual(runs[1].steps[1].results[0].answer, .scale(NumberValue(7)))
+  }
+
+  func testSamples_SurveyNative_ShowIfAndValidation() throws {
+    let definition = try SurveyDefinitionReader.read(path: samples + "/surveynative/lifestyle.json")
+    let importer = InputImporter(options: ImportOptions(surveyDefinitions: [definition]))
+    let items = InputWalker(roots: [samples + "/surveynative"]).items().items
+    var byParticipant: [String: (TaskRun, [String])] = [:]
+    for item in items {
+      if case .imported(let input) = importer.importItem(item), let run = input.runs.first {
+        byParticipant[item.folders.first ?? ""] = (run, input.notes)
+      }
+    }
+    let steps = byParticipant.mapValues { $0.0.steps.map(\.identifier) }
+    XCTAssertEqual(steps["P021"]?.contains("concerts"), true)  // music_types contains Pop
+    XCTAssertEqual(steps["P023"]?.contains("book_first"), false)  // watch_tv = No hides it
+    XCTAssertEqual(
+      byParticipant["P022"]?.1,
+      ["age: answer breaks validation \"greater than 10\" (Age must be at least 10)"])
+    let p023 = try XCTUnwrap(byParticipant["P023"]?.0)
+    let sports = try XCTUnwrap(p023.steps.first { $0.identifier == "sports" })
+    XCTAssertEqual(sports.results.map(\.answer), [.choices([.text("Yes")]), .skipped])
+  }
+}
