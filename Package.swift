@@ -49,11 +49,11 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "RKImportTests", dependencies: ["RKImport", "RKModel"]),
+    .testTarget(name: "RKImportTests", dependencies: ["RKImport", "RKModel"], exclude: ["Fixtures"]),
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
     .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable"]),
     .testTarget(name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable"]),
-    .testTarget(name: "RKExportTests", dependencies: ["rkexport"]),
+    .testTarget(name: "RKExportTests", dependencies: ["rkexport"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -82,7 +82,9 @@ private func base64(_ bytes: [UInt8]) -> String {
   var i = 0
   while i + 2 < bytes.count {
     let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-    out += [table[Int(n >> 18)], table[Int(n >> 12 & 63)], table[Int(n >> 6 & 63)], table[Int(n & 63)]]
+    out += [
+      table[Int(n >> 18)], table[Int(n >> 12 & 63)], table[Int(n >> 6 & 63)], table[Int(n & 63)],
+    ]
     i += 3
   }
   let rest = bytes.count - i
@@ -91,7 +93,9 @@ private func base64(_ bytes: [UInt8]) -> String {
     out += [table[Int(n >> 18)], table[Int(n >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
   } else if rest == 2 {
     let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-    out += [table[Int(n >> 18)], table[Int(n >> 12 & 63)], table[Int(n >> 6 & 63)], UInt8(ascii: "=")]
+    out += [
+      table[Int(n >> 18)], table[Int(n >> 12 & 63)], table[Int(n >> 6 & 63)], UInt8(ascii: "="),
+    ]
   }
   return String(decoding: out, as: UTF8.self)
 }

@@ -1,22 +1,85 @@
-// Decides an input's format from its first bytes, never from its name.
+// Decides an input's format from its content, never from its name: magic bytes first, then
+// the shape of the JSON tree for JSON formats.
 
 /// Recognises result formats by content.
 public enum FormatSniffer {
+  /// What the content is; JSON inputs come with their parsed tree so it is parsed once.
+  public enum Detection: Sendable {
+    /// A non-JSON result format (keyed archives, zips).
+    case format(InputFormat)
+    /// A JSON result format and its tree.
+    case json(InputFormat, JSONValue)
+    /// JSON that names a result format but does not parse: a damaged result file.
+    case damagedJSON(InputFormat, ImportError)
+    /// Not a result format, with the reason shown in `inputs.csv`.
+    case notResults(reason: String)
+  }
+
+  /// The format of `bytes`.
   public static func sniff(_ bytes: [UInt8]) -> InputFormat {
-    if bytes.starts(with: Array("bplist00".utf8)) { return .keyedArchiveBinary }
-    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-      return .zip
+    switch detect(bytes) {
+    case .format(let format), .json(let format, _), .damagedJSON(let format, _): return format
+    case .notResults: return .unknown
     }
+  }
+
+  /// The format of `bytes`, parsing JSON with `parser` when the content looks like JSON.
+  public static func detect(_ bytes: [UInt8], parser: JSONParser = JSONParser()) -> Detection {
+    if bytes.starts(with: Array("bplist00".utf8)) { return .format(.keyedArchiveBinary) }
+    if isZipMagic(bytes) { return .format(.zip) }
     let head = String(decoding: bytes.prefix(512), as: UTF8.self)
     if head.contains("<plist") || (head.hasPrefix("<?xml") && head.contains("plist")) {
-      return .keyedArchiveXML
+      return .format(.keyedArchiveXML)
     }
-    return .unknown
+    let first = bytes.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+    guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+      return .notResults(reason: describeUnknown(bytes))
+    }
+    do {
+      return classify(try parser.parse(bytes))
+    } catch let error as ImportError {
+      // A JSON file naming a result format's keys near its top is a damaged result file.
+      let start = String(decoding: bytes.prefix(4096), as: UTF8.self)
+      if start.contains("\"_class\"") { return .damagedJSON(.researchKitJSON, error) }
+      if start.contains("\"answers\"") { return .damagedJSON(.surveyNative, error) }
+      return .notResults(reason: "not a result format (invalid JSON at \(error.location))")
+    } catch {
+      return .notResults(reason: "not a result format (invalid JSON)")
+    }
+  }
+
+  /// Which JSON result format a parsed document is.
+  public static func classify(_ value: JSONValue) -> Detection {
+    let firstObject = value.arrayValue?.first ?? value
+    if firstObject["_class"]?.stringValue != nil { return .json(.researchKitJSON, value) }
+    if SurveyNativeReader.isAnswers(value) { return .json(.surveyNative, value) }
+    if SurveyDefinitionReader.isDefinition(value) {
+      return .notResults(
+        reason: "SurveyNative survey definition, not answers (pass it with --survey-definition)")
+    }
+    if BridgeUploadReader.isUploadInfo(value), value["files"] != nil {
+      return .notResults(reason: "Bridge info.json outside an upload folder or zip")
+    }
+    return .notResults(reason: "JSON that is not a result format")
   }
 
   /// A short reason for `inputs.csv` when a file is no result format.
   public static func describeUnknown(_ bytes: [UInt8]) -> String {
     if bytes.isEmpty { return "empty file" }
-    return "not a result format"
+    let kinds: [([UInt8], String)] = [
+      ([0x89, 0x50, 0x4E, 0x47], "PNG image"), ([0xFF, 0xD8, 0xFF], "JPEG image"),
+      (Array("GIF8".utf8), "GIF image"), (Array("%PDF".utf8), "PDF document"),
+      (Array("ID3".utf8), "MP3 audio"), (Array("RIFF".utf8), "RIFF audio or video"),
+      (Array("caff".utf8), "Core Audio file"),
+    ]
+    for (magic, kind) in kinds where bytes.starts(with: magic) {
+      return "\(kind), not a result format"
+    }
+    if bytes.count >= 12, bytes[4..<8].elementsEqual(Array("ftyp".utf8)) {
+      return "MPEG-4 audio or video, not a result format"
+    }
+    let sample = bytes.prefix(4096)
+    let isText = !sample.contains(0) && String(validating: sample, as: UTF8.self) != nil
+    return isText ? "text file, not a result format" : "not a result format"
   }
 }

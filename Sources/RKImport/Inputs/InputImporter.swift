@@ -13,15 +13,31 @@ public enum ImportOutcome: Sendable {
 }
 
 /// Imports input items; safe to call from several threads at once.
+///
+/// Every run it returns has `source` set to the item's display path (`#N` appended, 1-based,
+/// when a file holds several runs); `participantID` is left for the caller's participant rule.
 public struct InputImporter: Sendable {
-  /// Files larger than this are failed without being read (no result archive comes close).
-  public var maximumFileSize: Int64
+  public var options: ImportOptions
+  private let zipCache = ZipReaderCache()
 
-  public init(maximumFileSize: Int64 = 512 << 20) {
-    self.maximumFileSize = maximumFileSize
+  public init(options: ImportOptions = ImportOptions()) {
+    self.options = options
   }
 
+  public init(maximumFileSize: Int64) {
+    self.init(options: ImportOptions(maximumFileSize: maximumFileSize))
+  }
+
+  /// Files larger than this are failed without being read (no result archive comes close).
+  public var maximumFileSize: Int64 { options.maximumFileSize }
+
   public func importItem(_ item: InputItem) -> ImportOutcome {
+    switch item.location {
+    case .bridgeFolder, .bridgeZip:
+      return importBridge(item)
+    case .file, .zipEntry, .nestedZipEntry:
+      break
+    }
     let bytes: [UInt8]
     do {
       bytes = try readBytes(item)
@@ -30,14 +46,35 @@ public struct InputImporter: Sendable {
     } catch {
       return .failed(.unknown, ImportError(file: item.displayPath, reason: "cannot read: \(error)"))
     }
-    let format = FormatSniffer.sniff(bytes)
+    return importBytes(bytes, item: item)
+  }
+
+  private func importBytes(_ bytes: [UInt8], item: InputItem) -> ImportOutcome {
+    let detection = FormatSniffer.detect(bytes, parser: parser)
+    let format: InputFormat
+    switch detection {
+    case .format(let found), .json(let found, _): format = found
+    case .damagedJSON(let found, let error): return .failed(found, error.inFile(item.displayPath))
+    case .notResults(let reason): return .skipped(.unknown, reason: reason)
+    }
     do {
-      switch format {
-      case .keyedArchiveBinary, .keyedArchiveXML:
+      switch detection {
+      case .format(.keyedArchiveBinary), .format(.keyedArchiveXML):
         let runs = try KeyedArchiveImporter.importRuns(from: bytes)
-        return .imported(ImportedInput(format: format, runs: runs))
-      case .unknown:
-        return .skipped(.unknown, reason: FormatSniffer.describeUnknown(bytes))
+        return .imported(ImportedInput(format: format, runs: sourced(runs, item)))
+      case .format(.zip):
+        return zipOutcome(item)
+      case .json(.researchKitJSON, _):
+        // Hook: ORKESerializer JSON will be read on the keyed-archive decoder's model.
+        return .failed(
+          .researchKitJSON,
+          ImportError(file: item.displayPath, reason: "ResearchKit JSON is not supported yet"))
+      case .json(.surveyNative, let document):
+        let ids = document["answers"]?.objectMembers?.map(\.key) ?? []
+        let definition = options.definition(forAnswerIDs: ids)
+        let (run, notes) = try SurveyNativeReader.read(
+          document, bytes: bytes, source: item.displayPath, definition: definition?.rules)
+        return .imported(ImportedInput(format: .surveyNative, runs: [run], notes: notes))
       default:
         return .skipped(format, reason: "format not supported yet")
       }
@@ -48,37 +85,87 @@ public struct InputImporter: Sendable {
     }
   }
 
+  /// A zip reaching the importer is one the walker could not list, or one nested too deep.
+  private func zipOutcome(_ item: InputItem) -> ImportOutcome {
+    guard case .file(let path) = item.location else {
+      return .skipped(
+        .zip, reason: "zip inside a zip inside a zip: only one level of nesting is read")
+    }
+    do {
+      _ = try ZipReader(path: path, limits: zipLimits)
+      return .skipped(.zip, reason: "zip listed as a single file; its entries are read separately")
+    } catch let error as ImportError {
+      return .failed(.zip, error.inFile(item.displayPath))
+    } catch {
+      return .failed(.zip, ImportError(file: item.displayPath, reason: "\(error)"))
+    }
+  }
+
+  private func importBridge(_ item: InputItem) -> ImportOutcome {
+    do {
+      let upload: BridgeUpload
+      switch item.location {
+      case .bridgeFolder(let path):
+        upload = try BridgeUploadReader.read(
+          .folder(path, limit: options.maximumFileSize), parser: parser)
+      case .bridgeZip(let zipPath, let nestedZip, let root):
+        upload = try zipCache.withReader(
+          zipPath: zipPath, nestedZip: nestedZip, limits: zipLimits
+        ) { reader in
+          try BridgeUploadReader.read(.zip(reader, root: root), parser: parser)
+        }
+      default:
+        return .failed(.bridgeUpload, ImportError(file: item.displayPath, reason: "not an upload"))
+      }
+      switch upload {
+      case .run(let run, let notes):
+        return .imported(
+          ImportedInput(format: .bridgeUpload, runs: sourced([run], item), notes: notes))
+      case .noResults(let reason):
+        return .skipped(.bridgeUpload, reason: reason)
+      }
+    } catch let error as ImportError {
+      return .failed(.bridgeUpload, error.inFile(item.displayPath))
+    } catch {
+      return .failed(.bridgeUpload, ImportError(file: item.displayPath, reason: "\(error)"))
+    }
+  }
+
+  private var parser: JSONParser {
+    JSONParser(maximumBytes: Int(clamping: options.maximumFileSize))
+  }
+
+  private func sourced(_ runs: [TaskRun], _ item: InputItem) -> [TaskRun] {
+    runs.enumerated().map { index, run in
+      var run = run
+      run.source = runs.count == 1 ? item.displayPath : "\(item.displayPath)#\(index + 1)"
+      return run
+    }
+  }
+
   func readBytes(_ item: InputItem) throws -> [UInt8] {
     switch item.location {
     case .file(let path):
       return try readFile(path, limit: maximumFileSize)
-    case .zipEntry:
-      throw ImportError(reason: "zip inputs are not supported yet")
+    case .zipEntry(let zipPath, let entry):
+      return try readZipEntry(zipPath: zipPath, nestedZip: nil, entry: entry)
+    case .nestedZipEntry(let zipPath, let nestedZip, let entry):
+      return try readZipEntry(zipPath: zipPath, nestedZip: nestedZip, entry: entry)
+    case .bridgeFolder, .bridgeZip:
+      throw ImportError(reason: "a Bridge upload is read as a whole")
     }
   }
-}
 
-/// Reads a whole file with POSIX calls (no Foundation `Data` round trip on the hot path).
-func readFile(_ path: String, limit: Int64) throws -> [UInt8] {
-  let fd = open(path, O_RDONLY)
-  guard fd >= 0 else { throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))") }
-  defer { close(fd) }
-  var info = stat()
-  guard fstat(fd, &info) == 0 else { throw ImportError(reason: "cannot stat") }
-  let size = Int64(info.st_size)
-  guard size <= limit else {
-    throw ImportError(reason: "file is \(size) bytes, over the limit of \(limit) bytes")
-  }
-  var bytes = [UInt8](repeating: 0, count: Int(size))
-  var offset = 0
-  while offset < bytes.count {
-    let n = bytes.withUnsafeMutableBytes { buffer in
-      read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+  private func readZipEntry(zipPath: String, nestedZip: String?, entry: String) throws -> [UInt8] {
+    try zipCache.withReader(zipPath: zipPath, nestedZip: nestedZip, limits: zipLimits) {
+      try $0.read(entry)
     }
-    if n < 0 { throw ImportError(reason: "read failed: \(String(cString: strerror(errno)))") }
-    if n == 0 { break }
-    offset += n
   }
-  if offset < bytes.count { bytes.removeLast(bytes.count - offset) }
-  return bytes
+
+  /// The zip limits, with entries also held to the maximum file size.
+  private var zipLimits: ZipLimits {
+    var limits = options.zipLimits
+    limits.maximumEntrySize = min(limits.maximumEntrySize, maximumFileSize)
+    return limits
+  }
 }

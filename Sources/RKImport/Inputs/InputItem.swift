@@ -8,13 +8,22 @@ public struct InputItem: Sendable, Hashable {
     case file(path: String)
     /// An entry inside a zip file on disk; `entry` is the path inside the zip.
     case zipEntry(zipPath: String, entry: String)
+    /// An entry of a zip that is itself the entry `nestedZip` of the zip file at `zipPath`
+    /// (one level of nesting; the inner zip is read into memory within `ZipLimits`).
+    case nestedZipEntry(zipPath: String, nestedZip: String, entry: String)
+    /// A Bridge upload folder on disk (it holds `info.json`): read as one item.
+    case bridgeFolder(path: String)
+    /// A Bridge upload inside a zip: the entries below `root` (`""` for the whole zip, else
+    /// `"folder/"`) of the zip at `zipPath`, or of its entry `nestedZip` when set.
+    case bridgeZip(zipPath: String, nestedZip: String?, root: String)
   }
 
   /// Path relative to the input root, `/`-separated; zip entries as `upload.zip!/a/b.json`.
   /// This is the `path` column of `inputs.csv` and the `source` of the runs it yields.
   public var displayPath: String
-  /// The folders between the input root and the item (a zip inside the root counts as a folder);
-  /// the participant id is the first of them by default (design.md §4).
+  /// The folders between the input root and the item (a zip inside the root counts as a folder;
+  /// a zip given as an input root does not); for a Bridge upload, the folders above the upload.
+  /// The participant id is the first of them by default (design.md §4).
   public var folders: [String]
   public var location: Location
   /// Size in bytes as listed (uncompressed size for zip entries).

@@ -1,0 +1,149 @@
+// Reads zip entries into memory through ZIPFoundation, after ZipCentralDirectory has checked the
+// directory, and with the limits enforced again on the bytes actually inflated.
+import Foundation
+import ZIPFoundation
+
+/// One open zip (on disk or in memory). Not thread-safe: `ZipReaderCache` serialises use.
+final class ZipReader {
+  /// One listed entry, path as ZIPFoundation decodes it.
+  struct EntryInfo {
+    var path: String
+    var isFile: Bool
+    var isSymlink: Bool
+    var uncompressedSize: Int64
+    var compressedSize: Int64
+  }
+
+  let limits: ZipLimits
+  private let archive: Archive
+  private(set) var entries: [EntryInfo] = []
+  private var entryByPath: [String: Entry] = [:]
+
+  /// Opens a zip file on disk.
+  convenience init(path: String, limits: ZipLimits) throws {
+    let records = try ZipReader.scanFile(path, limits: limits)
+    let archive: Archive
+    do {
+      archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+    } catch {
+      throw ImportError(reason: "damaged zip: \(error)")
+    }
+    try self.init(archive: archive, records: records, limits: limits)
+  }
+
+  /// Opens a zip held in memory (a zip inside a zip).
+  convenience init(bytes: [UInt8], limits: ZipLimits) throws {
+    let records = try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: limits) {
+      offset, count in
+      guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else {
+        return nil
+      }
+      return Array(bytes[Int(offset)..<Int(offset) + count])
+    }
+    let archive: Archive
+    do {
+      archive = try Archive(data: Data(bytes), accessMode: .read)
+    } catch {
+      throw ImportError(reason: "damaged zip: \(error)")
+    }
+    try self.init(archive: archive, records: records, limits: limits)
+  }
+
+  private init(archive: Archive, records: [ZipDirectoryRecord], limits: ZipLimits) throws {
+    self.archive = archive
+    self.limits = limits
+    if let index = records.firstIndex(where: \.isEncrypted) {
+      throw ImportError(
+        reason: "encrypted zip (entry \(index + 1) of \(records.count), "
+          + "\"\(records[index].name)\"): encrypted zips are not supported")
+    }
+    for entry in archive {
+      entries.append(
+        EntryInfo(
+          path: entry.path, isFile: entry.type == .file, isSymlink: entry.type == .symlink,
+          uncompressedSize: Int64(clamping: entry.uncompressedSize),
+          compressedSize: Int64(clamping: entry.compressedSize)))
+      if entryByPath[entry.path] == nil { entryByPath[entry.path] = entry }
+    }
+    guard entries.count == records.count else {
+      throw ImportError(
+        reason: "damaged zip: directory lists \(records.count) entries, "
+          + "\(entries.count) could be read")
+    }
+  }
+
+  /// The whole entry, refused when its declared or actual size breaks the limits.
+  func read(_ path: String) throws -> [UInt8] {
+    try read(path, stopAfter: nil)
+  }
+
+  /// Up to `count` leading bytes of an entry (inflating only the first chunk).
+  func peek(_ path: String, count: Int) -> [UInt8] {
+    (try? read(path, stopAfter: count)) ?? []
+  }
+
+  private struct StopReading: Error {}
+
+  private func read(_ path: String, stopAfter: Int?) throws -> [UInt8] {
+    guard let entry = entryByPath[path] else {
+      throw ImportError(reason: "no entry \"\(path)\" in the zip")
+    }
+    let compressed = Int64(clamping: entry.compressedSize)
+    let declared = Int64(clamping: entry.uncompressedSize)
+    if stopAfter == nil,
+      let refusal = limits.refusal(uncompressed: declared, compressed: compressed)
+    {
+      throw ImportError(reason: refusal)
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Int(min(declared, 1 << 24)))
+    do {
+      let checksum = try archive.extract(entry, bufferSize: 16 * 1024, skipCRC32: stopAfter != nil)
+      {
+        chunk in
+        bytes.append(contentsOf: chunk)
+        if let stopAfter, bytes.count >= stopAfter { throw StopReading() }
+        // Sizes in the directory can lie: check what actually came out.
+        if Int64(bytes.count) > declared {
+          throw ImportError(reason: "entry inflates beyond its declared size (possible zip bomb)")
+        }
+        if let refusal = self.limits.refusal(
+          uncompressed: Int64(bytes.count), compressed: compressed)
+        {
+          throw ImportError(reason: refusal)
+        }
+      }
+      // ZIPFoundation computes the checksum but leaves comparing it to the caller.
+      if stopAfter == nil, checksum != entry.checksum {
+        throw ImportError(reason: "damaged zip entry: checksum mismatch")
+      }
+    } catch is StopReading {
+      return Array(bytes.prefix(stopAfter ?? bytes.count))
+    } catch let error as ImportError {
+      throw error
+    } catch Archive.ArchiveError.invalidCRC32 {
+      throw ImportError(reason: "damaged zip entry: checksum mismatch")
+    } catch {
+      throw ImportError(reason: "damaged zip entry: \(error)")
+    }
+    return bytes
+  }
+
+  /// Scans a zip file's central directory with positioned reads (no whole-file load).
+  private static func scanFile(_ path: String, limits: ZipLimits) throws -> [ZipDirectoryRecord] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))")
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw ImportError(reason: "cannot stat") }
+    return try ZipCentralDirectory.scan(length: Int64(info.st_size), limits: limits) {
+      offset, count in
+      guard offset >= 0, count >= 0 else { return nil }
+      var buffer = [UInt8](repeating: 0, count: count)
+      let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+      return got == count ? buffer : nil
+    }
+  }
+}

@@ -1,0 +1,170 @@
+// A strict RFC 8259 JSON parser over raw bytes: no Foundation, bounded depth and size, and every
+// error names the byte offset where the document went wrong.
+
+/// Parses JSON text into a `JSONValue` tree.
+///
+/// Strict: one value per document, no comments, no trailing commas, no leading zeros, no raw
+/// control characters in strings, UTF-8 only (an initial byte order mark is skipped). Errors are
+/// `ImportError(location: "byte N", reason: …)` with `N` counted from 0.
+public struct JSONParser: Sendable {
+  /// Containers nested deeper than this are rejected (the parser recurses once per level).
+  public var maximumDepth: Int
+  /// Documents longer than this many bytes are rejected before parsing.
+  public var maximumBytes: Int
+
+  public init(maximumDepth: Int = 512, maximumBytes: Int = 256 << 20) {
+    self.maximumDepth = maximumDepth
+    self.maximumBytes = maximumBytes
+  }
+
+  /// Parses a whole document.
+  public func parse(_ bytes: [UInt8]) throws -> JSONValue {
+    guard bytes.count <= maximumBytes else {
+      throw ImportError(
+        reason: "JSON document is \(bytes.count) bytes, over the limit of \(maximumBytes) bytes")
+    }
+    return try bytes.withUnsafeBufferPointer { buffer in
+      var cursor = JSONCursor(bytes: buffer, maximumDepth: maximumDepth)
+      return try cursor.parseDocument()
+    }
+  }
+
+  /// Parses a whole document given as text.
+  public func parse(_ text: String) throws -> JSONValue {
+    try parse(Array(text.utf8))
+  }
+}
+
+/// The parser's position in the document; `read…` methods advance it.
+struct JSONCursor {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let maximumDepth: Int
+  var offset = 0
+  var depth = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    self.bytes = bytes
+    self.maximumDepth = maximumDepth
+  }
+
+  func error(_ reason: String, at byteOffset: Int? = nil) -> ImportError {
+    ImportError(location: "byte \(byteOffset ?? offset)", reason: reason)
+  }
+
+  var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+  mutating func parseDocument() throws -> JSONValue {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { offset = 3 }
+    skipWhitespace()
+    guard current != nil else { throw error("empty document: expected a JSON value") }
+    let value = try readValue()
+    skipWhitespace()
+    if current != nil { throw error("unexpected content after the JSON value") }
+    return value
+  }
+
+  mutating func skipWhitespace() {
+    while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+      offset += 1
+    }
+  }
+
+  mutating func readValue() throws -> JSONValue {
+    guard let byte = current else { throw error("unexpected end of document: expected a value") }
+    switch byte {
+    case UInt8(ascii: "{"): return try readObject()
+    case UInt8(ascii: "["): return try readArray()
+    case UInt8(ascii: "\""): return .string(try readString())
+    case UInt8(ascii: "t"): return try readLiteral("true", .bool(true))
+    case UInt8(ascii: "f"): return try readLiteral("false", .bool(false))
+    case UInt8(ascii: "n"): return try readLiteral("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
+    default: throw error("unexpected character \(describe(byte)): expected a value")
+    }
+  }
+
+  mutating func readLiteral(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
+    let start = offset
+    let count = word.utf8CodeUnitCount
+    guard offset + count <= bytes.count else { throw error("invalid literal", at: start) }
+    for index in 0..<count where bytes[offset + index] != word.utf8Start[index] {
+      throw error("invalid literal: expected \(word)", at: start)
+    }
+    offset += count
+    return value
+  }
+
+  mutating func enterContainer() throws {
+    depth += 1
+    if depth > maximumDepth {
+      throw error("nesting deeper than \(maximumDepth) levels")
+    }
+  }
+
+  mutating func readArray() throws -> JSONValue {
+    try enterContainer()
+    offset += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if current == UInt8(ascii: "]") {
+      offset += 1
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try readValue())
+      skipWhitespace()
+      switch current {
+      case UInt8(ascii: ","): offset += 1
+      case UInt8(ascii: "]"):
+        offset += 1
+        depth -= 1
+        return .array(elements)
+      case nil: throw error("unexpected end of document inside an array")
+      case let byte?: throw error("unexpected character \(describe(byte)): expected ',' or ']'")
+      }
+    }
+  }
+
+  mutating func readObject() throws -> JSONValue {
+    try enterContainer()
+    offset += 1
+    var members: [JSONMember] = []
+    skipWhitespace()
+    if current == UInt8(ascii: "}") {
+      offset += 1
+      depth -= 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard current == UInt8(ascii: "\"") else {
+        if current == nil { throw error("unexpected end of document inside an object") }
+        throw error("expected a member name in double quotes")
+      }
+      let key = try readString()
+      skipWhitespace()
+      guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+      offset += 1
+      skipWhitespace()
+      members.append(JSONMember(key, try readValue()))
+      skipWhitespace()
+      switch current {
+      case UInt8(ascii: ","): offset += 1
+      case UInt8(ascii: "}"):
+        offset += 1
+        depth -= 1
+        return .object(members)
+      case nil: throw error("unexpected end of document inside an object")
+      case let byte?: throw error("unexpected character \(describe(byte)): expected ',' or '}'")
+      }
+    }
+  }
+
+  func describe(_ byte: UInt8) -> String {
+    if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "0x" + (hex.count == 1 ? "0" + hex : hex)
+  }
+}

@@ -1,0 +1,143 @@
+// Keyed-archive syntax for the ResearchKit decoders: typed lookups over archived objects.
+import RKModel
+
+extension ArchivedObject: ResultObject {
+  func keys() throws(ImportError) -> [String] { try entries().map(\.key) }
+
+  func isPresent(_ key: String) throws(ImportError) -> Bool {
+    guard let value = try value(forKey: key) else { return false }
+    if case .null = value { return false }
+    return true
+  }
+
+  /// The non-null value under `key`, or nil.
+  private func present(_ key: String) throws(ImportError) -> ArchiveValue? {
+    guard let value = try value(forKey: key) else { return nil }
+    if case .null = value { return nil }
+    return value
+  }
+
+  /// Reads `key` with `read`, turning a nil result for a present value into a type error.
+  private func typed<T>(
+    _ key: String, _ expected: String,
+    _ read: (ArchiveValue) throws(ImportError) -> T?
+  ) throws(ImportError) -> T? {
+    guard let value = try present(key) else { return nil }
+    let result = try locate(key) { () throws(ImportError) -> T? in try read(value) }
+    guard let result else { throw mismatch(key, expected: expected, found: value) }
+    return result
+  }
+
+  func string(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a string") { v throws(ImportError) in try archive.string(v) }
+  }
+
+  func number(_ key: String) throws(ImportError) -> NumberValue? {
+    try typed(key, "a number") { v throws(ImportError) in try archive.number(v) }
+  }
+
+  func bool(_ key: String) throws(ImportError) -> Bool? {
+    try typed(key, "a boolean") { v throws(ImportError) in try archive.bool(v) }
+  }
+
+  func instant(_ key: String) throws(ImportError) -> Instant? {
+    try typed(key, "a date") { v throws(ImportError) in try archive.instant(v) }
+  }
+
+  func uuidString(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a UUID") { v throws(ImportError) in try archive.uuid(v) }
+  }
+
+  func timeZone(_ key: String) throws(ImportError) -> TimeZoneInfo? {
+    try typed(key, "a time zone") { v throws(ImportError) -> TimeZoneInfo? in
+      if case .object(let zone) = v, zone.archiveClass.foundation == .timeZone {
+        return TimeZoneInfo(name: try archive.timeZoneName(zone))
+      }
+      return try archive.string(v).map { TimeZoneInfo(name: $0) }
+    }
+  }
+
+  func calendarIdentifier(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a calendar") { v throws(ImportError) -> String? in
+      if case .object(let calendar) = v, calendar.archiveClass.foundation == .calendar {
+        return try archive.stringField(calendar, "NS.identifier") ?? ""
+      }
+      return try archive.string(v)
+    }
+  }
+
+  func timeOfDay(_ key: String) throws(ImportError) -> TimeOfDay? {
+    try typed(key, "date components") { v throws(ImportError) -> TimeOfDay? in
+      guard case .object(let object) = v, object.archiveClass.foundation == .dateComponents
+      else { return nil }
+      let components = try archive.dateComponents(object)
+      return TimeOfDay(
+        hour: components.value("hour") ?? 0, minute: components.value("minute") ?? 0,
+        second: components.value("second"))
+    }
+  }
+
+  func filePath(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a URL or path") { v throws(ImportError) in
+      try archive.urlString(v).map(URLText.filePath)
+    }
+  }
+
+  func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]? {
+    try typed(key, "an array") { v throws(ImportError) -> [ChoiceValue]? in
+      guard let elements = try archive.elements(v, depth: depth + 1) else { return nil }
+      var values = [ChoiceValue]()
+      values.reserveCapacity(elements.count)
+      for element in elements {
+        if case .null = element {
+          values.append(.null)
+        } else if let text = try archive.string(element) {
+          values.append(.text(text))
+        } else if let number = try archive.number(element) {
+          values.append(.number(number))
+        } else if let instant = try archive.instant(element) {
+          values.append(.date(instant))
+        } else if case .object(let object) = element, object.archiveClass.foundation == .null {
+          values.append(.null)
+        } else {
+          throw mismatch(key, expected: "choice values", found: element)
+        }
+      }
+      return values
+    }
+  }
+
+  func object(_ key: String) throws(ImportError) -> ArchivedObject? {
+    try typed(key, "an object") { v in
+      if case .object(let object) = v { return object }
+      return nil
+    }
+  }
+
+  func objects(_ key: String) throws(ImportError) -> [ArchivedObject]? {
+    try typed(key, "an array of objects") { v throws(ImportError) -> [ArchivedObject]? in
+      guard let elements = try archive.elements(v, depth: depth + 1) else { return nil }
+      var objects = [ArchivedObject]()
+      objects.reserveCapacity(elements.count)
+      for element in elements {
+        guard case .object(let object) = element else {
+          throw mismatch(key, expected: "an array of objects", found: element)
+        }
+        objects.append(object)
+      }
+      return objects
+    }
+  }
+
+  func keyedValue(_ key: String) throws(ImportError) -> KeyedValue? {
+    guard let value = try present(key) else { return nil }
+    return try locate(key) { () throws(ImportError) in
+      try archive.keyedValue(value, depth: depth + 1)
+    }
+  }
+
+  func isNoAnswer(_ key: String) throws(ImportError) -> Bool {
+    guard case .object(let object)? = try present(key) else { return false }
+    return object.isKind(of: "ORKNoAnswer") || object.isKind(of: "ORKDontKnowAnswer")
+  }
+}

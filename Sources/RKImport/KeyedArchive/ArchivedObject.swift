@@ -1,0 +1,82 @@
+// One encoded object of a keyed archive: its class and its keys, looked up in place.
+
+/// An object dictionary in `$objects` with a `$class`, read lazily: keys are compared in the
+/// byte buffer and values resolved only when asked for.
+struct ArchivedObject {
+  let archive: KeyedArchive
+  /// The object's number in `$objects` (its UID).
+  let uid: Int
+  let header: PlistObjectHeader
+  let classIndex: Int
+  /// How many objects and containers lie between the root and this object.
+  let depth: Int
+
+  var archiveClass: ArchiveClass { archive.classes[classIndex] }
+  var className: String { archive.classes[classIndex].name }
+  /// The class name followed by its ancestors, most specific first.
+  var classChain: [String] { archive.classes[classIndex].chain }
+  /// How error messages name this object: `object 17 (ORKChoiceQuestionResult)`.
+  var location: String { "object \(uid) (\(className))" }
+
+  /// The plist reference stored under `key`, or nil when the key is absent.
+  /// Keys starting with `$` are looked up escaped (`$$key`, formats.md §1.2).
+  func ref(forKey key: String) throws(ImportError) -> Int? {
+    let stored = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+    let plist = archive.plist
+    for index in 0..<header.count {
+      let keyHeader = try plist.header(try plist.childRef(header, index))
+      if plist.string(keyHeader, equals: stored) {
+        return try plist.childRef(header, header.count + index)
+      }
+    }
+    return nil
+  }
+
+  /// The value under `key`: nil when absent, `.null` for `$null`.
+  func value(forKey key: String) throws(ImportError) -> ArchiveValue? {
+    try locate(key) { () throws(ImportError) -> ArchiveValue? in
+      guard let ref = try ref(forKey: key) else { return nil }
+      return try archive.resolve(ref: ref, depth: depth + 1)
+    }
+  }
+
+  /// Whether `key` is present at all (even when it holds `$null`).
+  func hasKey(_ key: String) throws(ImportError) -> Bool { try ref(forKey: key) != nil }
+
+  /// Every key except `$class`, unescaped, in archive order, with its plist reference.
+  func entries() throws(ImportError) -> [(key: String, ref: Int)] {
+    let plist = archive.plist
+    var result = [(key: String, ref: Int)]()
+    result.reserveCapacity(header.count)
+    for index in 0..<header.count {
+      let keyHeader = try plist.header(try plist.childRef(header, index))
+      guard keyHeader.type == .string else {
+        throw ImportError(location: location, reason: "a key is \(keyHeader.type.phrase)")
+      }
+      var key = plist.string(keyHeader)
+      if key == "$class" { continue }
+      if key.hasPrefix("$$") { key.removeFirst() }
+      result.append((key, try plist.childRef(header, header.count + index)))
+    }
+    return result
+  }
+
+  /// Runs `body`, giving errors that lack a place this object and key as their location.
+  func locate<T>(
+    _ key: String, _ body: () throws(ImportError) -> T
+  ) throws(ImportError) -> T {
+    do {
+      return try body()
+    } catch {
+      guard error.location.isEmpty else { throw error }
+      throw ImportError(location: "\(location) \(key)", reason: error.reason)
+    }
+  }
+
+  /// The error for a value of the wrong type, e.g. `expected an array, found a string`.
+  func mismatch(_ key: String, expected: String, found value: ArchiveValue) -> ImportError {
+    ImportError(
+      location: "\(location) \(key)",
+      reason: "expected \(expected), found \(archive.describe(value))")
+  }
+}

@@ -1,0 +1,92 @@
+// Class records ($classname/$classes), the Foundation class table, and cycle detection.
+
+/// Foundation value types the archive layer decodes itself (formats.md §1.4).
+enum FoundationClass {
+  case array, set, orderedSet, dictionary, string, data, date, uuid, null, url
+  case decimalNumber, number, value, dateComponents, timeZone, calendar, locale
+
+  /// Class name → Foundation type; an unknown class decodes as its first known ancestor.
+  static let byName: [String: FoundationClass] = [
+    "NSArray": .array, "NSMutableArray": .array,
+    "NSSet": .set, "NSMutableSet": .set, "NSCountedSet": .set,
+    "NSOrderedSet": .orderedSet, "NSMutableOrderedSet": .orderedSet,
+    "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
+    "NSString": .string, "NSMutableString": .string,
+    "NSData": .data, "NSMutableData": .data,
+    "NSDate": .date, "NSUUID": .uuid, "NSNull": .null, "NSURL": .url,
+    "NSDecimalNumber": .decimalNumber, "NSNumber": .number, "NSValue": .value,
+    "NSDateComponents": .dateComponents,
+    "NSTimeZone": .timeZone, "__NSLocalTimeZone": .timeZone,
+    "NSCalendar": .calendar, "NSLocale": .locale,
+  ]
+}
+
+extension KeyedArchive {
+  /// The index in `classes` of the class record with UID `uid`, read once and cached.
+  func archiveClass(uid: UInt64, for number: Int) throws(ImportError) -> Int {
+    guard uid > 0, uid < UInt64(objectRefs.count) else {
+      throw ImportError(location: "object \(number) $class", reason: "reference \(uid) out of range")
+    }
+    let slot = Int(uid)
+    if classSlots[slot] >= 0 { return Int(classSlots[slot]) }
+    let record = try plist.header(objectRefs[slot])
+    let place = "object \(number) $class (object \(slot))"
+    guard record.type == .dictionary else {
+      throw ImportError(location: place, reason: "class record is \(record.type.phrase)")
+    }
+    var name: String?
+    var chain = [String]()
+    for index in 0..<record.count {
+      let key = try plist.header(try plist.childRef(record, index))
+      let value = try plist.header(try plist.childRef(record, record.count + index))
+      if plist.string(key, equals: "$classname"), value.type == .string {
+        name = plist.string(value)
+      } else if plist.string(key, equals: "$classes"), value.type == .array {
+        for element in 0..<value.count {
+          let entry = try plist.header(try plist.childRef(value, element))
+          if entry.type == .string { chain.append(plist.string(entry)) }
+        }
+      }
+    }
+    guard let name else { throw ImportError(location: place, reason: "class record without $classname") }
+    if chain.first != name { chain.insert(name, at: 0) }
+    let foundation = chain.lazy.compactMap { FoundationClass.byName[$0] }.first
+    classes.append(ArchiveClass(name: name, chain: chain, foundation: foundation))
+    classSlots[slot] = Int32(classes.count - 1)
+    return Int(classSlots[slot])
+  }
+
+  /// Whether archive object `number` can reach itself through references (a cycle), found by
+  /// a depth-first walk over plist objects that visits each at most once.
+  func containsCycle(from number: Int) -> Bool {
+    guard number < objectRefs.count else { return false }
+    let target = objectRefs[number]
+    var visited = [Bool](repeating: false, count: plist.objectCount)
+    var stack = [target]
+    var first = true
+    while let ref = stack.popLast() {
+      if ref == target, !first { return true }
+      if !first {
+        guard !visited[ref] else { continue }
+        visited[ref] = true
+      }
+      first = false
+      guard let header = try? plist.header(ref) else { continue }
+      switch header.type {
+      case .uid:
+        let uid = plist.uid(header)
+        if uid > 0, uid < UInt64(objectRefs.count) { stack.append(objectRefs[Int(uid)]) }
+      case .array, .set:
+        for index in 0..<header.count {
+          if let child = try? plist.childRef(header, index) { stack.append(child) }
+        }
+      case .dictionary:
+        for index in 0..<header.count {
+          if let child = try? plist.childRef(header, header.count + index) { stack.append(child) }
+        }
+      default: break
+      }
+    }
+    return false
+  }
+}

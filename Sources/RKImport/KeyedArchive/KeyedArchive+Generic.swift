@@ -1,0 +1,162 @@
+// Any archived value as a generic KeyedValue, and the Foundation types with several fields:
+// NSDateComponents, NSTimeZone, NSCalendar, NSLocale, NSValue.
+import RKModel
+
+/// NSDateComponents fields that are defined, in the order Foundation lists them.
+struct DateComponentsValue {
+  var fields: [(name: String, value: Int)]
+
+  func value(_ name: String) -> Int? { fields.first { $0.name == name }?.value }
+}
+
+extension KeyedArchive {
+  /// Decodes any value generically so nothing is dropped: Foundation types by meaning,
+  /// other objects as `.object(className:fields:)` with every key.
+  func keyedValue(_ value: ArchiveValue, depth: Int) throws(ImportError) -> KeyedValue {
+    switch value {
+    case .null: return .null
+    case .inline(let header):
+      switch header.type {
+      case .null, .uid: return .null
+      case .bool: return .bool(header.info == 9)
+      case .integer, .real: return plist.number(header).map { .number($0) } ?? .null
+      case .date: return .date(Instant(secondsSinceReferenceDate: plist.date(header)))
+      case .data: return .data(plist.data(header))
+      case .string: return .string(plist.string(header))
+      case .array, .set:
+        return .array(try keyedValues(elements(value, depth: depth) ?? [], depth: depth + 1))
+      case .dictionary:
+        let entries = try dictionaryEntries(value, depth: depth) ?? []
+        return .dictionary(try fields(entries, depth: depth + 1))
+      }
+    case .object(let object):
+      return try keyedValue(object)
+    }
+  }
+
+  private func keyedValue(_ object: ArchivedObject) throws(ImportError) -> KeyedValue {
+    let value = ArchiveValue.object(object)
+    switch object.archiveClass.foundation {
+    case .array, .set, .orderedSet:
+      let items = try elements(value, depth: object.depth) ?? []
+      return .array(try keyedValues(items, depth: object.depth + 2))
+    case .dictionary:
+      let entries = try dictionaryEntries(value, depth: object.depth) ?? []
+      return .dictionary(try fields(entries, depth: object.depth + 2))
+    case .string: return try string(value).map { .string($0) } ?? .null
+    case .data:
+      guard case .inline(let header)? = try object.value(forKey: "NS.data"), header.type == .data
+      else { return .null }
+      return .data(plist.data(header))
+    case .date: return try instant(value).map { .date($0) } ?? .null
+    case .uuid: return try uuid(value).map { .string($0) } ?? .null
+    case .null: return .null
+    case .url: return try urlString(value).map { .string($0) } ?? .null
+    case .decimalNumber: return try number(value).map { .number($0) } ?? .null
+    case .timeZone: return try timeZoneName(object).map { .string($0) } ?? .null
+    case .calendar, .locale:
+      return try stringField(object, "NS.identifier").map { .string($0) } ?? .null
+    case .dateComponents:
+      let components = try dateComponents(object)
+      return .object(
+        className: object.className,
+        fields: components.fields.map { Field($0.name, .number(NumberValue($0.value))) })
+    case .value:
+      if let geometry = try geometryValue(object) { return geometry }
+      return .object(className: object.className, fields: try objectFields(object))
+    case .number, nil:
+      return .object(className: object.className, fields: try objectFields(object))
+    }
+  }
+
+  private func keyedValues(
+    _ values: [ArchiveValue], depth: Int
+  ) throws(ImportError) -> [KeyedValue] {
+    var result = [KeyedValue]()
+    result.reserveCapacity(values.count)
+    for item in values { result.append(try keyedValue(item, depth: depth)) }
+    return result
+  }
+
+  private func fields(
+    _ entries: [(key: ArchiveValue, value: ArchiveValue)], depth: Int
+  ) throws(ImportError) -> [Field] {
+    var result = [Field]()
+    for entry in entries {
+      let name: String
+      switch try keyedValue(entry.key, depth: depth) {
+      case .string(let text): name = text
+      case .number(let number): name = number.text
+      case let other: name = "\(other)"
+      }
+      result.append(Field(name, try keyedValue(entry.value, depth: depth)))
+    }
+    return result
+  }
+
+  /// Every key of an object except `$class`, decoded generically, in archive order.
+  func objectFields(_ object: ArchivedObject) throws(ImportError) -> [Field] {
+    var result = [Field]()
+    for (key, ref) in try object.entries() {
+      let value = try object.locate(key) { () throws(ImportError) -> KeyedValue in
+        try keyedValue(resolve(ref: ref, depth: object.depth + 1), depth: object.depth + 1)
+      }
+      result.append(Field(key, value))
+    }
+    return result
+  }
+
+  func stringField(_ object: ArchivedObject, _ key: String) throws(ImportError) -> String? {
+    guard let value = try object.value(forKey: key) else { return nil }
+    return try string(value)
+  }
+
+  /// NSTimeZone's `NS.name`.
+  func timeZoneName(_ object: ArchivedObject) throws(ImportError) -> String? {
+    try stringField(object, "NS.name")
+  }
+
+  /// NSDateComponents in either layout: Darwin writes only defined fields plus `NS.leapMonth`;
+  /// swift-corelibs writes every field with `Int.max` for undefined and `NS.isLeapMonth`.
+  func dateComponents(_ object: ArchivedObject) throws(ImportError) -> DateComponentsValue {
+    let names = [
+      ("NS.era", "era"), ("NS.year", "year"), ("NS.quarter", "quarter"), ("NS.month", "month"),
+      ("NS.day", "day"), ("NS.hour", "hour"), ("NS.minute", "minute"), ("NS.second", "second"),
+      ("NS.nanosec", "nanosecond"), ("NS.week", "week"), ("NS.weekOfYear", "weekOfYear"),
+      ("NS.weekOfMonth", "weekOfMonth"), ("NS.yearForWOY", "yearForWeekOfYear"),
+      ("NS.weekday", "weekday"), ("NS.weekdayOrdinal", "weekdayOrdinal"),
+      ("NS.dayOfYear", "dayOfYear"),
+    ]
+    var result = DateComponentsValue(fields: [])
+    for (key, name) in names {
+      guard let value = try object.value(forKey: key), let number = try number(value),
+        let integer = Int64(exactly: number.double),
+        integer != Int64.max, integer != Int64(Int32.max)
+      else { continue }
+      result.fields.append((name, Int(integer)))
+    }
+    for key in ["NS.leapMonth", "NS.isLeapMonth"] {
+      if let value = try object.value(forKey: key), try bool(value) == true {
+        result.fields.append(("isLeapMonth", 1))
+      }
+    }
+    return result
+  }
+
+  /// NSValue holding a point, size or rect (`NS.special` 1/2/3) as its string form, or a range
+  /// (`NS.special` 4) as a location/length dictionary.
+  private func geometryValue(_ object: ArchivedObject) throws(ImportError) -> KeyedValue? {
+    guard let special = try object.value(forKey: "NS.special"), let kind = try number(special)
+    else { return nil }
+    let keys: [Double: String] = [1: "NS.pointval", 2: "NS.sizeval", 3: "NS.rectval"]
+    if let key = keys[kind.double] { return try stringField(object, key).map { .string($0) } }
+    guard kind.double == 4 else { return nil }
+    var fields = [Field]()
+    for (key, name) in [("NS.rangeval.location", "location"), ("NS.rangeval.length", "length")] {
+      if let value = try object.value(forKey: key), let number = try number(value) {
+        fields.append(Field(name, .number(number)))
+      }
+    }
+    return .dictionary(fields)
+  }
+}

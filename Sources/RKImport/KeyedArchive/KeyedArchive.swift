@@ -1,0 +1,163 @@
+// The NSKeyedArchiver container (formats.md §1): $top, $objects, UIDs and class records.
+
+/// What a key or UID resolves to.
+enum ArchiveValue {
+  /// UID 0 (`$null`) or a plist null.
+  case null
+  /// A plist value stored in place: a number, string, data, date or an inline container.
+  case inline(PlistObjectHeader)
+  /// An encoded object: a dictionary in `$objects` with a `$class`.
+  case object(ArchivedObject)
+}
+
+/// One class record: `$classname` and the `$classes` chain, most specific first.
+struct ArchiveClass {
+  var name: String
+  var chain: [String]
+  /// The Foundation type this class decodes as (first known entry of the chain), if any.
+  var foundation: FoundationClass?
+}
+
+/// A keyed archive over its plist: resolves UIDs to objects, caches class records, and guards
+/// against hostile graphs (depth cap, cycle detection, a budget of object visits).
+///
+/// Not thread-safe: one archive is decoded by one thread.
+final class KeyedArchive {
+  /// Deepest allowed chain of nested objects and containers.
+  static let maximumDepth = 256
+
+  let plist: BPlistDocument
+  /// `$objects`: the plist object number of each archive object (index = UID).
+  let objectRefs: [Int]
+  /// `$top`'s root entry (`root`, or the only key), as a UID.
+  let rootUID: Int
+  var classSlots: [Int32]
+  var classes: [ArchiveClass] = []
+  /// Object visits left; stops exponential re-decoding of shared objects.
+  private var visitsLeft: Int
+
+  /// Opens a binary or XML plist keyed archive.
+  init(bytes: [UInt8]) throws(ImportError) {
+    if bytes.starts(with: BPlistDocument.magic) {
+      plist = try BPlistDocument(bytes: bytes)
+    } else {
+      plist = try BPlistDocument(bytes: try XMLPlistReader.transcode(bytes))
+    }
+    visitsLeft = 4 * plist.bytes.count + 10_000
+    let top = try plist.header(plist.topObject)
+    guard top.type == .dictionary else {
+      throw ImportError(reason: "not a keyed archive: the top object is \(top.type.phrase)")
+    }
+    var objects: PlistObjectHeader?
+    var topTable: PlistObjectHeader?
+    var archiver: PlistObjectHeader?
+    for index in 0..<top.count {
+      let key = try plist.header(try plist.childRef(top, index))
+      let value = try plist.header(try plist.childRef(top, top.count + index))
+      if plist.string(key, equals: "$objects") { objects = value }
+      if plist.string(key, equals: "$top") { topTable = value }
+      if plist.string(key, equals: "$archiver") { archiver = value }
+    }
+    guard archiver?.type == .string, let objects, objects.type == .array,
+      let topTable, topTable.type == .dictionary
+    else {
+      throw ImportError(reason: "not a keyed archive: $archiver, $objects or $top missing")
+    }
+    var refs = [Int]()
+    refs.reserveCapacity(objects.count)
+    for index in 0..<objects.count { refs.append(try plist.childRef(objects, index)) }
+    objectRefs = refs
+    classSlots = Array(repeating: -1, count: refs.count)
+    rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
+  }
+
+  private static func rootUID(
+    in table: PlistObjectHeader, plist: BPlistDocument, objectCount: Int
+  ) throws(ImportError) -> Int {
+    var chosen: Int?
+    for index in 0..<table.count {
+      let key = try plist.header(try plist.childRef(table, index))
+      if plist.string(key, equals: "root") || table.count == 1 {
+        chosen = try plist.childRef(table, table.count + index)
+      }
+    }
+    guard let chosen else { throw ImportError(location: "$top", reason: "no root object") }
+    let value = try plist.header(chosen)
+    guard value.type == .uid else {
+      throw ImportError(location: "$top", reason: "root is \(value.type.phrase), not a reference")
+    }
+    let uid = plist.uid(value)
+    guard uid < UInt64(objectCount) else {
+      throw ImportError(location: "$top", reason: "root object \(uid) out of range")
+    }
+    return Int(uid)
+  }
+
+  /// The root object (nil when `$top` points at `$null`).
+  func root() throws(ImportError) -> ArchiveValue {
+    try value(uid: UInt64(rootUID), depth: 0)
+  }
+
+  /// Resolves a plist object found inside an archive object: UIDs are followed, anything
+  /// else is an inline value.
+  func resolve(ref: Int, depth: Int) throws(ImportError) -> ArchiveValue {
+    let header = try plist.header(ref)
+    if header.type == .uid { return try value(uid: plist.uid(header), depth: depth) }
+    if header.type == .null { return .null }
+    return .inline(header)
+  }
+
+  /// The archive object with number `uid` (UID 0 is nil).
+  func value(uid: UInt64, depth: Int) throws(ImportError) -> ArchiveValue {
+    guard uid != 0 else { return .null }
+    guard uid < UInt64(objectRefs.count) else {
+      throw ImportError(
+        reason: "reference to object \(uid) out of range (\(objectRefs.count) objects)")
+    }
+    let number = Int(uid)
+    let header = try plist.header(objectRefs[number])
+    guard header.type == .dictionary, let classUID = try classReference(header) else {
+      if header.type == .uid {
+        throw ImportError(location: "object \(number)", reason: "a reference to a reference")
+      }
+      return header.type == .null ? .null : .inline(header)
+    }
+    try spendVisit(at: number, depth: depth)
+    let classIndex = try archiveClass(uid: classUID, for: number)
+    return .object(
+      ArchivedObject(
+        archive: self, uid: number, header: header, classIndex: classIndex, depth: depth))
+  }
+
+  /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
+  /// `number` is the archive object being entered (nil for an inline container).
+  func spendVisit(at number: Int?, depth: Int) throws(ImportError) {
+    let place = number.map { "object \($0)" } ?? ""
+    visitsLeft -= 1
+    guard visitsLeft > 0 else {
+      throw ImportError(
+        location: place, reason: "too many object visits (shared objects nested too often)")
+    }
+    guard depth <= Self.maximumDepth else {
+      if let number, containsCycle(from: number) {
+        throw ImportError(location: place, reason: "reference cycle: the object contains itself")
+      }
+      throw ImportError(
+        location: place, reason: "nesting deeper than \(Self.maximumDepth) levels")
+    }
+  }
+
+  /// The UID of `$class` in an object dictionary, or nil when it has none.
+  private func classReference(_ header: PlistObjectHeader) throws(ImportError) -> UInt64? {
+    for index in 0..<header.count {
+      let key = try plist.header(try plist.childRef(header, index))
+      guard plist.string(key, equals: "$class") else { continue }
+      let value = try plist.header(try plist.childRef(header, header.count + index))
+      guard value.type == .uid else { return nil }
+      return plist.uid(value)
+    }
+    return nil
+  }
+
+  func className(_ object: ArchivedObject) -> String { classes[object.classIndex].name }
+}

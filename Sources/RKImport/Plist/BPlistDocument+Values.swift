@@ -1,0 +1,98 @@
+// Scalar payloads of a binary property list: numbers, strings, data, dates and UIDs.
+import RKModel
+
+extension BPlistDocument {
+  /// An integer object as a 128-bit value (1, 2 and 4-byte integers are unsigned, 8-byte ones
+  /// signed, 16-byte ones two's complement, as CoreFoundation writes them).
+  func integer(_ header: PlistObjectHeader) -> Int128 {
+    let size = 1 << Int(header.info)
+    let start = header.payloadOffset
+    switch size {
+    case 16:
+      let high = Self.bigEndian(bytes, at: start, size: 8)
+      let low = Self.bigEndian(bytes, at: start + 8, size: 8)
+      return Int128(bitPattern: UInt128(high) << 64 | UInt128(low))
+    case 8:
+      return Int128(Int64(bitPattern: Self.bigEndian(bytes, at: start, size: 8)))
+    default:
+      return Int128(Self.bigEndian(bytes, at: start, size: size))
+    }
+  }
+
+  /// A real object (4-byte floats widened; their text is the float's shortest form).
+  func real(_ header: PlistObjectHeader) -> Double {
+    let start = header.payloadOffset
+    if header.info == 2 {
+      let bits = UInt32(Self.bigEndian(bytes, at: start, size: 4))
+      return Double(Float(bitPattern: bits))
+    }
+    return Double(bitPattern: Self.bigEndian(bytes, at: start, size: 8))
+  }
+
+  /// An integer, real or boolean object as a number with exact text.
+  func number(_ header: PlistObjectHeader) -> NumberValue? {
+    switch header.type {
+    case .integer:
+      let value = integer(header)
+      if let small = Int64(exactly: value) { return NumberValue(small) }
+      return NumberValue(text: String(value), double: Double(value), isInteger: false)
+    case .real:
+      let value = real(header)
+      if header.info == 2, value != value.rounded() {
+        return NumberValue(text: "\(Float(value))", double: value, isInteger: false)
+      }
+      return NumberValue(value)
+    case .bool:
+      return NumberValue(header.info == 9 ? 1 : 0)
+    default:
+      return nil
+    }
+  }
+
+  /// A date object: seconds since 2001-01-01T00:00:00Z.
+  func date(_ header: PlistObjectHeader) -> Double {
+    Double(bitPattern: Self.bigEndian(bytes, at: header.payloadOffset, size: 8))
+  }
+
+  /// A UID object's value.
+  func uid(_ header: PlistObjectHeader) -> UInt64 {
+    Self.bigEndian(bytes, at: header.payloadOffset, size: Int(header.info) + 1)
+  }
+
+  /// A data object's bytes.
+  func data(_ header: PlistObjectHeader) -> [UInt8] {
+    Array(bytes[header.payloadOffset..<(header.payloadOffset + header.count)])
+  }
+
+  /// A string object (ASCII, UTF-8 or UTF-16 big-endian); invalid sequences become U+FFFD.
+  func string(_ header: PlistObjectHeader) -> String {
+    let start = header.payloadOffset
+    if header.isUTF16 { return utf16String(header) }
+    return String(decoding: bytes[start..<(start + header.count)], as: UTF8.self)
+  }
+
+  private func utf16String(_ header: PlistObjectHeader) -> String {
+    var units = [UInt16]()
+    units.reserveCapacity(header.count)
+    var index = header.payloadOffset
+    for _ in 0..<header.count {
+      units.append(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
+      index += 2
+    }
+    return String(decoding: units, as: UTF16.self)
+  }
+
+  /// Whether object `header` is a string equal to `key`, compared without building a String.
+  func string(_ header: PlistObjectHeader, equals key: String) -> Bool {
+    guard header.type == .string else { return false }
+    if header.isUTF16 { return utf16String(header) == key }
+    let utf8 = key.utf8
+    guard utf8.count == header.count else { return false }
+    var index = header.payloadOffset
+    for byte in utf8 {
+      if bytes[index] != byte { return false }
+      index += 1
+    }
+    return true
+  }
+}

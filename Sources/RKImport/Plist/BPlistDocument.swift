@@ -1,0 +1,203 @@
+// Reads a binary property list (`bplist00`) in place: a flat object table over the byte buffer.
+
+/// The type of one property-list object.
+enum PlistType: Sendable, Equatable {
+  case null, bool, integer, real, date, data, string, uid, array, set, dictionary
+
+  /// How messages name the type ("expected an array, found a string").
+  var phrase: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .integer: "an integer"
+    case .real: "a real"
+    case .date: "a date"
+    case .data: "data"
+    case .string: "a string"
+    case .uid: "a reference"
+    case .array: "an array"
+    case .set: "a set"
+    case .dictionary: "a dictionary"
+    }
+  }
+}
+
+/// Where one object's payload lies: its type, first payload byte and element count.
+///
+/// For strings `count` is in code units (bytes for ASCII/UTF-8, 16-bit units for UTF-16), for
+/// dictionaries it is the number of entries (keys come first, then values).
+struct PlistObjectHeader: Sendable {
+  var ref: Int
+  var type: PlistType
+  /// The low nibble of the marker byte (size exponent for numbers, encoding for strings).
+  var info: UInt8
+  var payloadOffset: Int
+  var count: Int
+  /// True for strings stored as UTF-16 big-endian (marker 0x6n).
+  var isUTF16 = false
+}
+
+/// A parsed binary property list: the trailer and offset table are checked up front, objects
+/// are decoded only when asked for, and every offset, count and reference is bounds-checked.
+struct BPlistDocument: Sendable {
+  let bytes: [UInt8]
+  /// Number of objects in the offset table.
+  let objectCount: Int
+  /// The top object's number.
+  let topObject: Int
+  let offsetSize: Int
+  let refSize: Int
+  let offsetTableOffset: Int
+
+  static let magic: [UInt8] = Array("bplist0".utf8)
+
+  init(bytes: [UInt8]) throws(ImportError) {
+    self.bytes = bytes
+    guard bytes.count >= 40, bytes.starts(with: Self.magic) else {
+      throw ImportError(reason: "not a binary property list (too short or no bplist header)")
+    }
+    let trailer = bytes.count - 32
+    offsetSize = Int(bytes[trailer + 6])
+    refSize = Int(bytes[trailer + 7])
+    let count = Self.bigEndian(bytes, at: trailer + 8, size: 8)
+    let top = Self.bigEndian(bytes, at: trailer + 16, size: 8)
+    let table = Self.bigEndian(bytes, at: trailer + 24, size: 8)
+    let place = "trailer at byte \(trailer)"
+    guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
+      throw ImportError(
+        location: place, reason: "invalid offset size \(offsetSize) or reference size \(refSize)")
+    }
+    // Every object takes at least one byte plus one offset-table entry, so this caps counts.
+    guard count >= 1, count <= UInt64(trailer) else {
+      throw ImportError(location: place, reason: "object count \(count) does not fit the file")
+    }
+    guard top < count else {
+      throw ImportError(location: place, reason: "top object \(top) out of range (\(count) objects)")
+    }
+    guard table >= 8, table <= UInt64(trailer),
+      UInt64(trailer) - table >= count * UInt64(offsetSize)
+    else {
+      throw ImportError(location: place, reason: "offset table at byte \(table) out of range")
+    }
+    objectCount = Int(count)
+    topObject = Int(top)
+    offsetTableOffset = Int(table)
+  }
+
+  /// The unsigned big-endian integer of `size` bytes at `offset` (the caller checked bounds).
+  static func bigEndian(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+    return value
+  }
+
+  /// The byte offset of object `ref`, checked to lie between the header and the offset table.
+  func offset(of ref: Int) throws(ImportError) -> Int {
+    guard ref >= 0, ref < objectCount else {
+      throw ImportError(reason: "reference to object \(ref) out of range (\(objectCount) objects)")
+    }
+    let raw = Self.bigEndian(bytes, at: offsetTableOffset + ref * offsetSize, size: offsetSize)
+    guard raw >= 8, raw < UInt64(offsetTableOffset) else {
+      throw ImportError(location: "object \(ref)", reason: "offset \(raw) out of range")
+    }
+    return Int(raw)
+  }
+
+  /// Decodes object `ref`'s marker and length, checking that its payload fits the object area.
+  func header(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
+    let start = try offset(of: ref)
+    let marker = bytes[start]
+    let info = marker & 0x0F
+    var payload = start + 1
+    var count = Int(info)
+    let type: PlistType
+    var unit = 1
+    switch marker >> 4 {
+    case 0x0:
+      switch marker {
+      case 0x00: type = .null
+      case 0x08, 0x09: type = .bool
+      default: throw invalid(ref, start, "unknown marker 0x\(String(marker, radix: 16))")
+      }
+      count = 0
+    case 0x1:
+      guard info <= 4 else { throw invalid(ref, start, "integer of 2^\(info) bytes") }
+      type = .integer
+      unit = 1 << Int(info)
+      count = 1
+    case 0x2:
+      guard info == 2 || info == 3 else { throw invalid(ref, start, "real of 2^\(info) bytes") }
+      type = .real
+      unit = 1 << Int(info)
+      count = 1
+    case 0x3:
+      guard marker == 0x33 else { throw invalid(ref, start, "invalid date marker") }
+      type = .date
+      unit = 8
+      count = 1
+    case 0x4: type = .data
+    case 0x5, 0x7: type = .string
+    case 0x6:
+      type = .string
+      unit = 2
+    case 0x8:
+      type = .uid
+      unit = Int(info) + 1
+      count = 1
+    case 0xA: type = .array
+    case 0xB, 0xC: type = .set
+    case 0xD: type = .dictionary
+    default: throw invalid(ref, start, "unknown marker 0x\(String(marker, radix: 16))")
+    }
+    switch type {
+    case .data, .string, .array, .set, .dictionary:
+      if info == 0x0F { (count, payload) = try extendedCount(ref, at: payload) }
+      if type == .array || type == .set { unit = refSize }
+      if type == .dictionary { unit = refSize * 2 }
+    default: break
+    }
+    // count ≤ file size and unit ≤ 16, so the product cannot overflow.
+    guard payload <= offsetTableOffset, count <= offsetTableOffset - payload,
+      count * unit <= offsetTableOffset - payload
+    else {
+      throw invalid(ref, start, "\(type.phrase) of \(count) elements runs past the object area")
+    }
+    return PlistObjectHeader(
+      ref: ref, type: type, info: info, payloadOffset: payload, count: count,
+      isUTF16: marker >> 4 == 0x6)
+  }
+
+  /// Reads a length stored after a marker whose low nibble is 0xF.
+  private func extendedCount(_ ref: Int, at offset: Int) throws(ImportError) -> (Int, Int) {
+    guard offset < offsetTableOffset else { throw invalid(ref, offset, "truncated length") }
+    let marker = bytes[offset]
+    guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
+      throw invalid(ref, offset, "invalid length marker")
+    }
+    let size = 1 << Int(marker & 0x0F)
+    guard offset + 1 + size <= offsetTableOffset else {
+      throw invalid(ref, offset, "truncated length")
+    }
+    let value = Self.bigEndian(bytes, at: offset + 1, size: size)
+    guard value <= UInt64(offsetTableOffset) else {
+      throw invalid(ref, offset, "length \(value) larger than the file")
+    }
+    return (Int(value), offset + 1 + size)
+  }
+
+  /// The `index`-th reference inside an array, set or dictionary payload (dictionary values
+  /// start at `count`), checked against the object count.
+  func childRef(_ header: PlistObjectHeader, _ index: Int) throws(ImportError) -> Int {
+    let value = Self.bigEndian(bytes, at: header.payloadOffset + index * refSize, size: refSize)
+    guard value < UInt64(objectCount) else {
+      throw ImportError(
+        location: "object \(header.ref)",
+        reason: "reference to object \(value) out of range (\(objectCount) objects)")
+    }
+    return Int(value)
+  }
+
+  func invalid(_ ref: Int, _ byte: Int, _ reason: String) -> ImportError {
+    ImportError(location: "object \(ref) at byte \(byte)", reason: reason)
+  }
+}

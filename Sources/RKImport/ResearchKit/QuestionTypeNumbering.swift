@@ -1,0 +1,67 @@
+// Which `questionType` numbering an archive uses, inferred from evidence inside it (§3.3).
+import RKModel
+
+/// The two numberings that matter for telling Date from DateAndTime: ResearchKit ≤ 1.4
+/// (DateAndTime 9, Date 10) and ≥ 1.5, where MultiplePicker was inserted at 4 (DateAndTime 10,
+/// Date 11). Later insertions (Height, Weight, SES…) happened above Date.
+enum QuestionTypeNumbering: Sendable, Equatable {
+  case upTo1_4
+  case from1_5
+
+  /// True for a date-only question, false for date-and-time, nil for other values.
+  func isDateOnly(questionType: Int) -> Bool? {
+    switch (self, questionType) {
+    case (.upTo1_4, 9), (.from1_5, 10): false
+    case (.upTo1_4, 10), (.from1_5, 11): true
+    default: nil
+    }
+  }
+}
+
+/// Collects evidence for the numbering while an archive is decoded.
+///
+/// Evidence (formats.md §3.3, §3.7): `typedAnswerOrNoAnswer` or an ORKDevice exist only from
+/// 2.1.1; MultipleComponent and SES results only from 1.5 and 2.1.0; and several classes
+/// carry a `questionType` that differs between the numberings (Boolean 6 vs 7, Text 7 vs 8,
+/// TimeOfDay 8 vs 9, TimeInterval 11 vs 12, Location 12/13 vs 14/15, Numeric Decimal 4 vs
+/// Integer 6 and Height 12 vs 13+, Date 9 vs 11). Conflicting evidence decides nothing.
+struct QuestionTypeEvidence: Sendable {
+  private var sawOld = false
+  private var sawNew = false
+
+  /// The numbering all evidence agrees on, or nil.
+  var numbering: QuestionTypeNumbering? {
+    switch (sawOld, sawNew) {
+    case (true, false): .upTo1_4
+    case (false, true): .from1_5
+    default: nil
+    }
+  }
+
+  /// Records a fact that only ResearchKit ≥ 1.5 archives show.
+  mutating func noteNewLayout() { sawNew = true }
+
+  /// Records one question result's class family and `questionType`.
+  mutating func note(_ answerType: AnswerType, questionType: Int?) {
+    if answerType == .multipleComponent || answerType == .ses {
+      sawNew = true
+      return
+    }
+    guard let questionType, let (old, new) = Self.values[answerType] else { return }
+    let isOld = old.contains(questionType)
+    let isNew = new.contains(questionType)
+    if isOld && !isNew { sawOld = true }
+    if isNew && !isOld { sawNew = true }
+  }
+
+  /// Per class family: `questionType` values possible with the ≤ 1.4 and ≥ 1.5 numberings.
+  private static let values: [AnswerType: (Set<Int>, Set<Int>)] = [
+    .boolean: ([6], [7]),
+    .text: ([7], [8]),
+    .timeOfDay: ([8], [9]),
+    .timeInterval: ([11], [12]),
+    .location: ([12, 13], [14, 15]),
+    .numeric: ([4, 5, 12], [5, 6, 13, 14, 17, 18]),
+    .date: ([9, 10], [10, 11]),
+  ]
+}

@@ -1,0 +1,137 @@
+// ResearchKit's result hierarchy → RKModel: task, step and result records (formats.md §3).
+import RKModel
+
+/// Decodes `ORKTaskResult` trees from any syntax that implements `ResultObject`.
+///
+/// Usage: call `taskRun(from:)` for each root task result, then `finish(_:)` once with all
+/// runs of the same input, which settles date-only answers from the archive-wide
+/// `questionType` numbering.
+struct ResearchKitDecoder<Object: ResultObject> {
+  /// ORKResult's own keys, read into every record.
+  static var baseKeys: Set<String> { ["identifier", "startDate", "endDate", "userInfo"] }
+
+  private var evidence = QuestionTypeEvidence()
+
+  init() {}
+
+  /// One `ORKTaskResult` (or subclass) → `TaskRun`; step results become steps, and a nested
+  /// task result (`ORKPageResult`) contributes its steps in place.
+  mutating func taskRun(from task: Object) throws(ImportError) -> TaskRun {
+    var run = TaskRun(
+      taskIdentifier: try task.string("identifier") ?? "",
+      runUUID: try task.uuidString("taskRunUUID"),
+      startDate: try task.instant("startDate"), endDate: try task.instant("endDate"))
+    if let device = try task.object("device") {
+      evidence.noteNewLayout()
+      run.device = DeviceInfo(
+        product: try device.string("product"), platform: try device.string("platform"),
+        osVersion: try device.string("osVersion"), osBuild: try device.string("osBuild"))
+    }
+    if task.className != "ORKTaskResult" {
+      run.metadata.append(Field("class", .string(task.className)))
+    }
+    if let directory = try task.filePath("outputDirectory") {
+      run.metadata.append(Field("outputDirectory", .string(directory)))
+    }
+    if case .dictionary(let entries)? = try task.keyedValue("userInfo") {
+      for entry in entries { run.metadata.append(Field("userInfo." + entry.name, entry.value)) }
+    }
+    let known = Self.baseKeys.union(["results", "taskRunUUID", "outputDirectory", "device"])
+    run.metadata += try unknownFields(of: task, known: known)
+    run.steps = try steps(in: task)
+    return run
+  }
+
+  private mutating func steps(in collection: Object) throws(ImportError) -> [StepRecord] {
+    var steps = [StepRecord]()
+    for child in try collection.objects("results") ?? [] {
+      if child.isKind(of: "ORKStepResult") {
+        steps.append(try stepRecord(from: child))
+      } else if child.isKind(of: "ORKTaskResult") {
+        steps += try self.steps(in: child)
+      } else {
+        // A result directly under the task: a step of its own, so nothing is lost.
+        let record = try resultRecord(from: child)
+        steps.append(
+          StepRecord(
+            identifier: record.identifier, startDate: record.startDate, endDate: record.endDate,
+            results: [record]))
+      }
+    }
+    return steps
+  }
+
+  /// One `ORKStepResult` → `StepRecord`.
+  mutating func stepRecord(from step: Object) throws(ImportError) -> StepRecord {
+    var record = StepRecord(
+      identifier: try step.string("identifier") ?? "",
+      startDate: try step.instant("startDate"), endDate: try step.instant("endDate"))
+    for child in try step.objects("results") ?? [] {
+      record.results.append(try resultRecord(from: child))
+    }
+    if let technology = try step.string("enabledAssistiveTechnology") {
+      record.extra.append(Field("enabledAssistiveTechnology", .string(technology)))
+    }
+    if let userInfo = try step.keyedValue("userInfo") {
+      record.extra.append(Field("userInfo", userInfo))
+    }
+    let known = Self.baseKeys.union(["results", "enabledAssistiveTechnology"])
+    record.extra += try unknownFields(of: step, known: known)
+    return record
+  }
+
+  /// Any child `ORKResult` → `ResultRecord`, decoded by the family its class belongs to.
+  mutating func resultRecord(from result: Object) throws(ImportError) -> ResultRecord {
+    let family = ResultFamilies.family(forClassChain: result.classChain)
+    var extra = [Field]()
+    let answer = try family.answer(of: result, extra: &extra)
+    var record = ResultRecord(
+      identifier: try result.string("identifier") ?? "", className: result.className,
+      answerType: family.answerType, answer: answer,
+      startDate: try result.instant("startDate"), endDate: try result.instant("endDate"))
+    if let userInfo = try result.keyedValue("userInfo") {
+      record.extra.append(Field("userInfo", userInfo))
+    }
+    record.extra += extra
+    guard let ownKeys = family.ownKeys else { return record }
+    if let type = try result.number("questionType") {
+      record.questionType = Int(exactly: type.double)
+    }
+    if family is any QuestionFamily.Type {
+      evidence.note(family.answerType, questionType: record.questionType)
+      if try result.hasKey("typedAnswerOrNoAnswer") { evidence.noteNewLayout() }
+    }
+    record.extra += try unknownFields(of: result, known: Self.baseKeys.union(ownKeys))
+    return record
+  }
+
+  /// Keys not in `known`, decoded generically (app and fork additions such as `questionText`).
+  private func unknownFields(
+    of object: Object, known: Set<String>
+  ) throws(ImportError) -> [Field] {
+    var fields = [Field]()
+    for key in try object.keys() where !known.contains(key) {
+      fields.append(Field(key, try object.keyedValue(key) ?? .null))
+    }
+    return fields
+  }
+
+  /// Settles `DateAnswer.isDateOnly` once every run of the input has been seen.
+  func finish(_ runs: [TaskRun]) -> [TaskRun] {
+    guard let numbering = evidence.numbering else { return runs }
+    var runs = runs
+    for runIndex in runs.indices {
+      for stepIndex in runs[runIndex].steps.indices {
+        for resultIndex in runs[runIndex].steps[stepIndex].results.indices {
+          let result = runs[runIndex].steps[stepIndex].results[resultIndex]
+          guard case .date(var date) = result.answer, let type = result.questionType else {
+            continue
+          }
+          date.isDateOnly = numbering.isDateOnly(questionType: type)
+          runs[runIndex].steps[stepIndex].results[resultIndex].answer = .date(date)
+        }
+      }
+    }
+    return runs
+  }
+}

@@ -1,0 +1,70 @@
+// The seam between ResearchKit semantics and the syntaxes that carry them.
+import RKModel
+
+/// One ResearchKit object as an input syntax presents it: a class chain plus typed lookups by
+/// key. "One decoding of ResearchKit semantics, two syntaxes": everything in `ResearchKit/`
+/// (the class table, one decoder per class family, the `questionType` numbering rule) is
+/// written against this protocol only.
+///
+/// - Keyed archives implement it with `ArchivedObject` (class chain from `$classname` and
+///   `$classes`; NSDate, NSUUID, NSDecimalNumber, NSDateComponents, NSTimeZone, NSURL… decoded
+///   by the archive layer).
+/// - ORKESerializer JSON (formats.md §4) can implement it with a JSON object: the chain is
+///   `[_class]` plus known ancestors, `instant` parses `yyyy-MM-dd'T'HH:mm:ssZ` strings,
+///   `timeZone` reads seconds from GMT, `timeOfDay` reads `"HH:mm"`, `isNoAnswer` looks at
+///   `noAnswerType`.
+///
+/// Contract for every lookup: return nil when the key is absent or holds null; throw an
+/// `ImportError` whose location names `location` and the key when the value has another
+/// type; never trap on input. Messages never include answer values.
+protocol ResultObject {
+  /// The class as the input names it (`ORKChoiceQuestionResult`, or an app subclass).
+  var className: String { get }
+  /// `className` followed by its ancestors, most specific first.
+  var classChain: [String] { get }
+  /// How errors name this object, e.g. `object 17 (ORKChoiceQuestionResult)`.
+  var location: String { get }
+
+  /// Every key in input order, without the class marker.
+  func keys() throws(ImportError) -> [String]
+  /// Whether `key` is present, even if it holds null.
+  func hasKey(_ key: String) throws(ImportError) -> Bool
+  /// Whether `key` holds a non-null value.
+  func isPresent(_ key: String) throws(ImportError) -> Bool
+
+  func string(_ key: String) throws(ImportError) -> String?
+  /// A number with exact text (plist numbers, NSDecimalNumber, JSON numbers).
+  func number(_ key: String) throws(ImportError) -> NumberValue?
+  /// A boolean; numbers count as true when nonzero.
+  func bool(_ key: String) throws(ImportError) -> Bool?
+  func instant(_ key: String) throws(ImportError) -> Instant?
+  /// A UUID as upper-case hyphenated text.
+  func uuidString(_ key: String) throws(ImportError) -> String?
+  func timeZone(_ key: String) throws(ImportError) -> TimeZoneInfo?
+  /// A calendar identifier such as `gregorian`.
+  func calendarIdentifier(_ key: String) throws(ImportError) -> String?
+  /// Date components holding an hour and minute.
+  func timeOfDay(_ key: String) throws(ImportError) -> TimeOfDay?
+  /// A file location: relative paths and `file://` URLs, percent-decoded.
+  func filePath(_ key: String) throws(ImportError) -> String?
+  /// An array of choice values (strings, numbers, dates, nulls).
+  func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]?
+  /// A nested ResearchKit object.
+  func object(_ key: String) throws(ImportError) -> Self?
+  /// An array of nested ResearchKit objects.
+  func objects(_ key: String) throws(ImportError) -> [Self]?
+  /// Any value, generically (nested objects as `.object(className:fields:)`).
+  func keyedValue(_ key: String) throws(ImportError) -> KeyedValue?
+  /// Whether `key` holds an `ORKNoAnswer` (`ORKDontKnowAnswer`) marker.
+  func isNoAnswer(_ key: String) throws(ImportError) -> Bool
+}
+
+extension ResultObject {
+  /// Whether the class or one of its ancestors is `name`.
+  func isKind(of name: String) -> Bool { classChain.contains(name) }
+
+  /// An ImportError at `key` of this object.
+  func failure(_ key: String, _ reason: String) -> ImportError {
+    ImportError(location: "\(location) \(key)", reason: reason)
+  }
+}

@@ -1,0 +1,49 @@
+// `rkexport stats`: the same import as an export, feeding only the statistics.
+import Foundation
+import RKImport
+import RKModel
+import RKTidy
+
+/// Reads the inputs and renders per-task statistics as text; writes no files.
+public struct StatsRun {
+  public let options: ExportOptions
+
+  public init(options: ExportOptions) {
+    self.options = options
+  }
+
+  /// The rendered report, and the counts (failed inputs become warnings and the exit status).
+  public func run(width: Int = 100) throws -> (text: String, report: ExportReport) {
+    let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
+    let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
+    let (items, problems) = InputWalker(roots: options.inputs).items()
+    var collector = StatisticsCollector(definitions: definitions.tasks)
+    var report = ExportReport()
+    for problem in problems {
+      report.filesRead += 1
+      report.filesFailed += 1
+      report.warnings.append("rkexport: \(problem)")
+    }
+    let rule = options.participantRule
+    orderedParallelMap(items, jobs: options.jobs, transform: { importer.importItem($0) }) {
+      index, outcome in
+      report.filesRead += 1
+      switch outcome {
+      case .imported(let input):
+        report.filesOK += 1
+        for var run in input.runs {
+          run.participantID = rule.participantID(for: items[index])
+          run.source = items[index].displayPath
+          report.taskRuns += 1
+          collector.add(run)
+        }
+      case .failed(_, let error):
+        report.filesFailed += 1
+        report.warnings.append("rkexport: \(error)")
+      case .skipped:
+        report.filesSkipped += 1
+      }
+    }
+    return (StatsReport.render(collector.statistics(), width: width), report)
+  }
+}

@@ -1,0 +1,102 @@
+// Turning the accumulated counts and values into ordered task and question statistics.
+import RKModel
+
+extension StatisticsCollector {
+  /// The statistics of everything added so far: tasks by identifier, questions in row order.
+  public func statistics() -> [TaskStatistics] {
+    var questionsByTask: [String: [(key: StatisticsKey, value: QuestionAccumulator)]] = [:]
+    for (key, value) in questions { questionsByTask[key.task, default: []].append((key, value)) }
+    return tasks.keys.sorted().map { taskIdentifier in
+      let task = tasks[taskIdentifier] ?? TaskAccumulator()
+      let ordered = (questionsByTask[taskIdentifier] ?? []).sorted { lhs, rhs in
+        rowOrder(lhs.key, lhs.value) < rowOrder(rhs.key, rhs.value)
+      }
+      return TaskStatistics(
+        taskIdentifier: taskIdentifier,
+        runCount: task.runCount,
+        participantCount: task.participants.isEmpty ? nil : task.participants.count,
+        medianDurationSeconds: Quantile.median(sorted: task.durations.sorted()),
+        questions: ordered.map { question($0.key, $0.value, runCount: task.runCount) })
+    }
+  }
+
+  private func question(
+    _ key: StatisticsKey, _ value: QuestionAccumulator, runCount: Int
+  ) -> QuestionStatistics {
+    let stepDurations = (steps[StepKey(task: key.task, step: key.step)] ?? []).sorted()
+    let isChoice = key.answerType == .choice || key.answerType == .boolean
+    return QuestionStatistics(
+      taskIdentifier: key.task,
+      stepIdentifier: key.step,
+      itemIdentifier: key.item,
+      answerType: key.answerType,
+      runCount: runCount,
+      presentedCount: value.presentedCount,
+      answeredCount: value.answeredCount,
+      skippedCount: value.skippedCount,
+      dontKnowCount: value.dontKnowCount,
+      numbers: NumericSummary(values: value.values),
+      answerDurationMedianSeconds: Quantile.median(sorted: value.answerDurations.sorted()),
+      stepDurationMedianSeconds: Quantile.median(sorted: stepDurations),
+      stepDurationP90Seconds: Quantile.type7(sorted: stepDurations, probability: 0.9),
+      options: isChoice ? options(key, value) : [])
+  }
+
+  /// Definition order first (with text), then `true`, `false` for booleans, then options only
+  /// seen in answers: numerically when all are numbers, else by text; a null value last.
+  private func options(_ key: StatisticsKey, _ value: QuestionAccumulator) -> [OptionCount] {
+    var listed: [(value: String?, label: String?)] = []
+    func list(_ value: String, label: String?) {
+      if !listed.contains(where: { $0.value == value }) { listed.append((value, label)) }
+    }
+    let definition = definitions[DefinitionKey(task: key.task, step: key.step, item: key.item)]
+    for option in definition?.question.options ?? [] { list(option.value, label: option.text) }
+    if key.answerType == .boolean {
+      list("true", label: nil)
+      list("false", label: nil)
+    }
+    let known = Set(listed.map(\.value))
+    let others = value.optionCounts.keys.filter { !known.contains($0) }
+    let texts = others.compactMap { $0 }
+    let numbers = texts.map { Double($0).flatMap { $0.isFinite ? $0 : nil } }
+    let sortedOthers: [String]
+    if numbers.allSatisfy({ $0 != nil }) {
+      sortedOthers = zip(texts, numbers).sorted { lhs, rhs in
+        (lhs.1 ?? 0, lhs.0) < (rhs.1 ?? 0, rhs.0)
+      }.map(\.0)
+    } else {
+      sortedOthers = texts.sorted()
+    }
+    listed += sortedOthers.map { ($0, nil) }
+    if others.contains(where: { $0 == nil }) { listed.append((nil, nil)) }
+    return listed.map { option in
+      let count = value.optionCounts[option.value] ?? 0
+      let percent =
+        value.answeredCount > 0
+        ? Double(count * 100) / Double(value.answeredCount) : nil
+      return OptionCount(value: option.value, label: option.label, count: count, percent: percent)
+    }
+  }
+
+  /// Sort key of a question row: definition index (undefined questions after all defined ones),
+  /// then the earliest run that has it and the position in that run.
+  private func rowOrder(_ key: StatisticsKey, _ value: QuestionAccumulator) -> RowOrder {
+    let definition = definitions[DefinitionKey(task: key.task, step: key.step, item: key.item)]
+    return RowOrder(
+      definitionIndex: definition?.index ?? Int.max, run: value.order, position: value.position,
+      answerType: key.answerType.rawValue)
+  }
+}
+
+/// Sort key of question rows within a task.
+struct RowOrder: Comparable {
+  var definitionIndex: Int
+  var run: RunOrder
+  var position: Int
+  var answerType: String
+
+  static func < (lhs: RowOrder, rhs: RowOrder) -> Bool {
+    (lhs.definitionIndex, lhs.run, lhs.position, lhs.answerType)
+      < (rhs.definitionIndex, rhs.run, rhs.position, rhs.answerType)
+  }
+}

@@ -1,0 +1,44 @@
+// One run's wide-table values before the final columns are known (spooled by the pipeline).
+import RKTable
+
+/// One task run in the wide pivot's compact form: the five run columns, then (key, value)
+/// pairs of the answered questions only, so its size follows the run, not the table width.
+///
+/// `cells` layout: `participant_id, task_run_uuid, task_start, task_end, task_duration_s`, then
+/// pairs `.integer(key), value`, where `key = question << 32 | option` (option 0: the question's
+/// own column; option n ≥ 1: its n-th registered option, value `.integer(1)`). Keys refer to the
+/// `WidePivot` that made the row and mean nothing to another pivot.
+public struct WidePartialRow: Sendable, Equatable {
+  /// Number of leading run cells.
+  public static let runCellCount = 5
+
+  public var taskID: String
+  public var cells: [Cell]
+
+  public init(taskID: String, cells: [Cell]) {
+    self.taskID = taskID
+    self.cells = cells
+  }
+
+  /// The row as one cell list for a `RowSpool`: the task id first, then `cells`.
+  public var spoolCells: [Cell] { [.text(taskID)] + cells }
+
+  /// Rebuilds a row from `spoolCells`; nil when the cells do not have that shape.
+  public init?(spoolCells: [Cell]) {
+    guard spoolCells.count >= 1 + WidePartialRow.runCellCount,
+      case .text(let taskID) = spoolCells[0]
+    else { return nil }
+    self.taskID = taskID
+    cells = Array(spoolCells.dropFirst())
+  }
+
+  static func key(question: Int, option: Int) -> Cell {
+    .integer(Int64(question) << 32 | Int64(option))
+  }
+
+  /// Splits a key cell into (question, option); nil for anything that is not a key.
+  static func decode(_ cell: Cell) -> (question: Int, option: Int)? {
+    guard case .integer(let key) = cell, key >= 0 else { return nil }
+    return (Int(key >> 32), Int(key & 0xFFFF_FFFF))
+  }
+}

@@ -1,0 +1,204 @@
+// The wide tables (design.md §4 `wide/<task_id>.csv`): one row per run, one column per question.
+import RKModel
+import RKTable
+
+/// Builds `wide/<task_id>` tables in two passes with flat memory.
+///
+/// The final columns are known only after the last run, so each run first becomes a compact
+/// `WidePartialRow` (answered questions only) that the caller stores, e.g. in an RKWrite
+/// `RowSpool`; the pivot itself keeps only per-question state (ids, options, value kinds).
+///
+/// ```swift
+/// let pivot = WidePivot(timeZone: zone, definitions: definitions)
+/// for run in runs { try spool.append(pivot.add(run).spoolCells) }          // pass 1
+/// for taskID in pivot.taskIDs { open a writer with pivot.finalSchema(taskID:) }
+/// let reader = try spool.makeReader()
+/// while let cells = try reader.next() {                                      // pass 2
+///   guard let partial = WidePartialRow(spoolCells: cells),
+///     let row = pivot.finalRow(partial) else { continue }
+///   try writers[partial.taskID].write(row)
+/// }
+/// ```
+/// Cells: the same value text as answers.csv. A multiple choice has a packed column (values
+/// joined with `;`, a value that contains `;` is not escaped: use the option columns or
+/// answers.csv to split exactly) and one 0/1 column per option seen in any run or listed in
+/// the task definition. Skipped, don't-know and not-presented questions are blank, options
+/// included (never 0). Multiple-component answers are joined with `;` too; a location gives its
+/// address or typed text (coordinates are in answers.csv). If a run answers the same question
+/// twice, the later answer wins here (answers.csv keeps both). Naming: see `WideNaming`.
+public final class WidePivot {
+  private let encoder: AnswerEncoder
+  private let definitions: [String: TaskDefinition]
+  private var tasks: [String: WideTask] = [:]
+  /// Table names by task id; rebuilt when a task is added.
+  private var tableNames: [String: String]?
+
+  /// - Parameters:
+  ///   - timeZone: the output zone (only for date-only answers archived without a zone).
+  ///   - definitions: task definitions; their questions and options come first, in order.
+  public init(timeZone: TimeZoneRule = .utc, definitions: [TaskDefinition] = []) {
+    encoder = AnswerEncoder(outputZone: timeZone)
+    var byTask: [String: TaskDefinition] = [:]
+    for definition in definitions where byTask[definition.taskIdentifier] == nil {
+      byTask[definition.taskIdentifier] = definition
+    }
+    self.definitions = byTask
+  }
+
+  /// Registers the run's questions and returns its partial row (to store until the end).
+  public func add(_ run: TaskRun) -> WidePartialRow {
+    let task = self.task(run.taskIdentifier)
+    task.countRun()
+    var cells: [Cell] = [
+      .text(run.participantID), textCell(run.runUUID), instantCell(run.startDate),
+      instantCell(run.endDate), secondsCell(run.durationSeconds),
+    ]
+    var previous: Int?
+    for step in run.steps {
+      for record in step.results {
+        let key = QuestionKey(step: step.identifier, item: record.identifier)
+        let successor = previous == nil ? firstKnownQuestion(of: run, in: task) : nil
+        let question = task.register(key, after: previous, before: successor)
+        previous = question
+        append(record, question: question, task: task, to: &cells)
+      }
+    }
+    return WidePartialRow(taskID: run.taskIdentifier, cells: cells)
+  }
+
+  /// Task ids with at least one run or definition, in Unicode order.
+  public var taskIDs: [String] {
+    tasks.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+  }
+
+  /// Runs added for a task.
+  public func runCount(taskID: String) -> Int { tasks[taskID]?.runCount ?? 0 }
+
+  /// The table name `wide/<stem>` (file `wide/<stem>.csv`), unique among all tasks. Stable only
+  /// once every run has been added.
+  public func tableName(taskID: String) -> String? {
+    if let tableNames { return tableNames[taskID] }
+    var names = WideNaming.UniqueNames(foldCase: true)
+    var byTask: [String: String] = [:]
+    for id in taskIDs { byTask[id] = "wide/" + names.claim(WideNaming.fileStem(id)) }
+    tableNames = byTask
+    return byTask[taskID]
+  }
+
+  /// The final schema of a task's table: the five run columns, then per question in
+  /// presentation order its column and, for a multiple choice, its option columns.
+  public func finalSchema(taskID: String) -> TableSchema? { layout(taskID)?.schema }
+
+  /// What each column of `finalSchema(taskID:)` holds, with exact ids (for the codebook).
+  public func finalColumns(taskID: String) -> [WideColumn]? { layout(taskID)?.columns }
+
+  /// The final cells of a partial row, in `finalSchema` order; nil for an unknown task.
+  public func finalRow(_ partial: WidePartialRow) -> [Cell]? {
+    guard let layout = layout(partial.taskID) else { return nil }
+    var row = [Cell](repeating: .empty, count: layout.schema.columns.count)
+    let runCells = min(WidePartialRow.runCellCount, partial.cells.count)
+    for index in 0..<runCells { row[index] = partial.cells[index] }
+    var index = WidePartialRow.runCellCount
+    while index + 1 < partial.cells.count {
+      defer { index += 2 }
+      guard let key = WidePartialRow.decode(partial.cells[index]),
+        key.question < layout.valueColumn.count
+      else { continue }
+      let value = partial.cells[index + 1]
+      let options = layout.optionColumns[key.question]
+      if key.option == 0 {
+        row[layout.valueColumn[key.question]] = value
+        for column in options { row[column] = .integer(0) }
+      } else if key.option - 1 < options.count {
+        row[options[key.option - 1]] = value
+      }
+    }
+    return row
+  }
+
+  // MARK: - Details
+
+  private func task(_ taskID: String) -> WideTask {
+    if let known = tasks[taskID] { return known }
+    let created = WideTask(taskID: taskID, definition: definitions[taskID])
+    tasks[taskID] = created
+    tableNames = nil
+    return created
+  }
+
+  /// The first question of the run that the task already knows (where a new opening
+  /// question is placed before).
+  private func firstKnownQuestion(of run: TaskRun, in task: WideTask) -> Int? {
+    for step in run.steps {
+      for record in step.results {
+        if let known = task.ordinal(of: QuestionKey(step: step.identifier, item: record.identifier))
+        {
+          return known
+        }
+      }
+    }
+    return nil
+  }
+
+  private func layout(_ taskID: String) -> WideLayout? {
+    guard let task = tasks[taskID], let name = tableName(taskID: taskID) else { return nil }
+    if let cached = task.cachedLayout, cached.schema.name == name { return cached }
+    let layout = WideLayout(task: task, tableName: name)
+    task.cachedLayout = layout
+    return layout
+  }
+
+  private func append(
+    _ record: ResultRecord, question: Int, task: WideTask, to cells: inout [Cell]
+  ) {
+    let packed = packedValue(record.answer)
+    var choices: [ChoiceValue] = []
+    if case .choices(let values) = record.answer { choices = values }
+    let isChoice = record.answerType == .choice || !choices.isEmpty
+    task.update(question) { state in
+      if state.answerType == nil { state.answerType = record.answerType }
+      state.kinds.formUnion(ValueKinds(packed))
+      if isChoice {
+        state.isChoice = true
+        if record.questionType != 2 || choices.count > 1 { state.allowsSeveral = true }
+      }
+    }
+    guard AnswerStatus(record.answer) == .answered else { return }
+    cells.append(WidePartialRow.key(question: question, option: 0))
+    cells.append(packed)
+    for choice in choices {
+      guard let text = Self.optionText(choice) else { continue }
+      var number: Double?
+      if case .number(let value) = choice { number = value.double }
+      let option = task.option(text, number: number, question: question)
+      cells.append(WidePartialRow.key(question: question, option: option))
+      cells.append(.integer(1))
+    }
+  }
+
+  /// The question's single cell: the answers.csv value when there is one value, else the
+  /// values' texts joined with `;` (null choices left out).
+  private func packedValue(_ answer: Answer) -> Cell {
+    let values = encoder.values(of: answer)
+    if values.count == 1 { return values[0].value }
+    let texts: [String]
+    switch answer {
+    case .choices(let choices), .components(let choices, _):
+      texts = choices.compactMap(Self.optionText)
+    default:
+      texts = []
+    }
+    return texts.isEmpty ? .empty : .text(texts.joined(separator: ";"))
+  }
+
+  /// The text naming an option: its value as text, a number's canonical text, a date in
+  /// ISO 8601 UTC; nil for a null value.
+  static func optionText(_ choice: ChoiceValue) -> String? {
+    switch choice {
+    case .text(let text): return text
+    case .number(let number): return number.text
+    case .date(let instant): return instant.millisecondsSince1970.map(ISO8601.utcMilliseconds)
+    case .null: return nil
+    }
+  }
+}

@@ -1,0 +1,103 @@
+// The CSV writer: buffered bytes to an atomic file, one header row, RFC 4180 fields.
+import RKTable
+
+/// Writes one table as CSV (design.md §4): UTF-8, header row of the schema's column names,
+/// RFC 4180 quoting only where needed, `\n` line ends, empty field for `Cell.empty`.
+///
+/// Rows are formatted into a 64 KiB byte buffer and flushed with POSIX `write(2)`; the file
+/// appears under its final name only after `finish()` (see `AtomicFile`).
+///
+/// ```swift
+/// let csv = try CSVWriter(path: "out/answers.csv", schema: ExportSchemas.answers)
+/// for row in rows { try csv.write(row) }
+/// try csv.finish()           // or csv.abandon() on failure: no file is left behind
+/// ```
+/// Cell text rules are listed on `CSVFieldEncoder`; instants use `timeZone`
+/// (`2016-05-16T19:34:25.846Z` in UTC, `2016-05-16T21:34:25.846+02:00` in Europe/Zurich).
+public final class CSVWriter: RowSink {
+  /// Bytes gathered before each `write(2)`.
+  public static let bufferCapacity = 64 * 1024
+
+  /// The final path of the file.
+  public var path: String { file.path }
+  public let schema: TableSchema
+  public let timeZone: TimeZoneRule
+  /// Data rows written so far (the header not counted).
+  public private(set) var rowCount = 0
+
+  private let file: AtomicFile
+  private var buffer: [UInt8] = []
+  private var isOpen = true
+
+  /// Creates the temporary file and buffers the header row.
+  ///
+  /// - Parameters:
+  ///   - path: the final file; its folder must exist.
+  ///   - byteOrderMark: start with a UTF-8 BOM (EF BB BF) so that Excel on Windows reads UTF-8.
+  public init(
+    path: String, schema: TableSchema, timeZone: TimeZoneRule = .utc, byteOrderMark: Bool = false
+  ) throws {
+    self.schema = schema
+    self.timeZone = timeZone
+    file = try AtomicFile(path: path)
+    buffer.reserveCapacity(CSVWriter.bufferCapacity + 4096)
+    if byteOrderMark { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
+    for (index, column) in schema.columns.enumerated() {
+      if index > 0 { buffer.append(0x2C) }
+      CSVFieldEncoder.appendText(column.name, to: &buffer)
+    }
+    buffer.append(0x0A)
+  }
+
+  deinit {
+    if isOpen { file.abandon() }
+  }
+
+  /// Appends one row; it must have exactly one cell per schema column.
+  public func write(_ row: [Cell]) throws {
+    guard isOpen else { throw WriteError.closed(path: file.path) }
+    guard row.count == schema.columns.count else {
+      throw WriteError.rowWidth(path: file.path, expected: schema.columns.count, actual: row.count)
+    }
+    // Work on a local array: appends to a class property pay an exclusivity check each.
+    var bytes: [UInt8] = []
+    swap(&bytes, &buffer)
+    var first = true
+    for cell in row {
+      if !first { bytes.append(0x2C) }
+      first = false
+      CSVFieldEncoder.append(cell, zone: timeZone, to: &bytes)
+    }
+    bytes.append(0x0A)
+    swap(&bytes, &buffer)
+    rowCount += 1
+    if buffer.count >= CSVWriter.bufferCapacity { try flush() }
+  }
+
+  /// Writes what is buffered and renames the file into place. The writer is closed afterwards.
+  public func finish() throws {
+    guard isOpen else { throw WriteError.closed(path: file.path) }
+    do {
+      try flush()
+      isOpen = false
+      try file.commit()
+    } catch {
+      abandon()
+      throw error
+    }
+  }
+
+  /// Discards everything: removes the temporary file and leaves any older file at `path` as it
+  /// was. Safe to call more than once, and after a failed `finish()`.
+  public func abandon() {
+    isOpen = false
+    buffer = []
+    file.abandon()
+  }
+
+  private func flush() throws {
+    guard !buffer.isEmpty else { return }
+    try buffer.withUnsafeBytes { try file.write($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}

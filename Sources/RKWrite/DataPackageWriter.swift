@@ -1,0 +1,122 @@
+// datapackage.json: the Frictionless Data Package that describes every CSV of an export.
+import Foundation
+import RKTable
+
+/// Writes `datapackage.json` (Frictionless Data Package v1) from the tables' schemas, so
+/// `frictionless validate`, R's `frictionless` and Python readers load typed columns.
+///
+/// Each `TableSchema` becomes one tabular data resource at `<schema.name>.csv` with `fields`
+/// (name, type, description, unit, `constraints.enum` and v2 `categories` for categorical
+/// columns), `missingValues: [""]` (an empty cell is missing), `primaryKey` and `foreignKeys`.
+/// Instants are `datetime`: ISO 8601 with `Z` or an offset parses with the default format.
+///
+/// ```swift
+/// try DataPackageWriter.write(schemas: [answers, summary], toDirectory: "rkexport-out")
+/// ```
+public enum DataPackageWriter {
+  /// The descriptor's text (ends with a newline). Same schemas, same bytes.
+  public static func json(packageName: String = "rkexport", schemas: [TableSchema]) -> String {
+    let names = resourceNames(for: schemas)
+    let resources = schemas.map { schema in
+      resource(schema, name: names[schema.name] ?? schema.name, names: names)
+    }
+    let package = DataPackageJSON.object([
+      ("profile", .string("tabular-data-package")),
+      ("name", .string(resourceName(packageName))),
+      ("resources", .array(resources)),
+    ])
+    return package.text() + "\n"
+  }
+
+  /// Writes `datapackage.json` into `directory` under a temporary name, then renames it into
+  /// place, so a reader never sees half a descriptor.
+  public static func write(
+    packageName: String = "rkexport", schemas: [TableSchema], toDirectory directory: String
+  ) throws {
+    let path =
+      directory.hasSuffix("/")
+      ? directory + "datapackage.json" : directory + "/datapackage.json"
+    try writeAtomically(Array(json(packageName: packageName, schemas: schemas).utf8), to: path)
+  }
+
+  // MARK: - Descriptor parts
+
+  private static func resource(
+    _ schema: TableSchema, name: String, names: [String: String]
+  ) -> DataPackageJSON {
+    var tableSchema: [(String, DataPackageJSON)] = [
+      ("fields", .array(schema.columns.map(field))),
+      ("missingValues", .array([.string("")])),
+    ]
+    if !schema.primaryKey.isEmpty {
+      tableSchema.append(("primaryKey", .array(schema.primaryKey.map { .string($0) })))
+    }
+    if !schema.foreignKeys.isEmpty {
+      let keys = schema.foreignKeys.map { key -> DataPackageJSON in
+        // Frictionless names the same resource with an empty string.
+        let target =
+          key.referencedTable == schema.name
+          ? "" : names[key.referencedTable] ?? resourceName(key.referencedTable)
+        return .object([
+          ("fields", .array(key.columns.map { .string($0) })),
+          (
+            "reference",
+            .object([
+              ("resource", .string(target)),
+              ("fields", .array(key.referencedColumns.map { .string($0) })),
+            ])
+          ),
+        ])
+      }
+      tableSchema.append(("foreignKeys", .array(keys)))
+    }
+    return .object([
+      ("name", .string(name)),
+      ("path", .string(schema.name + ".csv")),
+      ("profile", .string("tabular-data-resource")),
+      ("format", .string("csv")),
+      ("mediatype", .string("text/csv")),
+      ("encoding", .string("utf-8")),
+      ("schema", .object(tableSchema)),
+    ])
+  }
+
+  private static func field(_ column: Column) -> DataPackageJSON {
+    var members: [(String, DataPackageJSON)] = [
+      ("name", .string(column.name)),
+      ("type", .string(column.type.rawValue)),
+    ]
+    if !column.description.isEmpty { members.append(("description", .string(column.description))) }
+    if let unit = column.unit, !unit.isEmpty { members.append(("unit", .string(unit))) }
+    if !column.categories.isEmpty {
+      // v1 readers enforce constraints.enum; v2 readers use categories for factors.
+      if let values = enumValues(column) {
+        members.append(("constraints", .object([("enum", .array(values))])))
+      }
+      members.append(("categories", .array(column.categories.map { .string($0) })))
+    }
+    return .object(members)
+  }
+
+  /// Allowed values typed as the field (the enum compares typed values); nil when a category
+  /// does not parse as the column's type.
+  private static func enumValues(_ column: Column) -> [DataPackageJSON]? {
+    var values: [DataPackageJSON] = []
+    for category in column.categories {
+      switch column.type {
+      case .string: values.append(.string(category))
+      case .integer:
+        guard let value = Int64(category) else { return nil }
+        values.append(.number(String(value)))
+      case .number:
+        guard let value = Double(category), value.isFinite else { return nil }
+        values.append(.number(category))
+      case .boolean:
+        guard category == "true" || category == "false" else { return nil }
+        values.append(.bool(category == "true"))
+      case .datetime: return nil
+      }
+    }
+    return values
+  }
+}

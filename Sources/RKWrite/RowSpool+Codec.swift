@@ -1,0 +1,161 @@
+// The byte layout of spooled rows: compact, versionless, private to one process run.
+import RKTable
+
+/// Encodes and decodes rows for `RowSpool`: a 4-byte row length, then a tag byte per cell,
+/// LEB128 varints, zigzag integers, UTF-8 text and 8-byte IEEE doubles (little-endian).
+enum RowCodec {
+  enum Tag: UInt8 {
+    case empty = 0
+    case text = 1
+    case number = 2
+    case integer = 3
+    case boolFalse = 4
+    case boolTrue = 5
+    case instant = 6
+    case seconds = 7
+  }
+
+  /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
+  /// Returns false, appending nothing, for a row of 4 GiB or more.
+  static func encode(_ row: [Cell], to buffer: inout [UInt8]) -> Bool {
+    let start = buffer.count
+    buffer.append(contentsOf: [0, 0, 0, 0])
+    appendVarint(UInt64(row.count), to: &buffer)
+    for cell in row {
+      switch cell {
+      case .empty:
+        buffer.append(Tag.empty.rawValue)
+      case .text(let text):
+        buffer.append(Tag.text.rawValue)
+        appendString(text, to: &buffer)
+      case .number(let text, let value):
+        buffer.append(Tag.number.rawValue)
+        appendString(text, to: &buffer)
+        appendDouble(value, to: &buffer)
+      case .integer(let value):
+        buffer.append(Tag.integer.rawValue)
+        appendVarint(zigzag(value), to: &buffer)
+      case .bool(let value):
+        buffer.append(value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+      case .instant(let ms):
+        buffer.append(Tag.instant.rawValue)
+        appendVarint(zigzag(ms), to: &buffer)
+      case .seconds(let value):
+        buffer.append(Tag.seconds.rawValue)
+        appendDouble(value, to: &buffer)
+      }
+    }
+    let length = buffer.count - start - 4
+    guard length <= Int(UInt32.max) else {
+      buffer.removeSubrange(start...)
+      return false
+    }
+    for index in 0..<4 { buffer[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+    return true
+  }
+
+  /// Decodes the cells of one row whose bytes (after the length) are all in `bytes`.
+  static func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>) -> [Cell]? {
+    var cursor = Cursor(bytes: bytes)
+    guard let count = cursor.varint(), count <= UInt64(bytes.count) else { return nil }
+    var row: [Cell] = []
+    row.reserveCapacity(Int(count))
+    for _ in 0..<Int(count) {
+      guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag) else { return nil }
+      switch tag {
+      case .empty: row.append(.empty)
+      case .text:
+        guard let text = cursor.string() else { return nil }
+        row.append(.text(text))
+      case .number:
+        guard let text = cursor.string(), let value = cursor.double() else { return nil }
+        row.append(.number(text: text, value: value))
+      case .integer:
+        guard let value = cursor.varint() else { return nil }
+        row.append(.integer(unzigzag(value)))
+      case .boolFalse: row.append(.bool(false))
+      case .boolTrue: row.append(.bool(true))
+      case .instant:
+        guard let value = cursor.varint() else { return nil }
+        row.append(.instant(millisecondsSince1970: unzigzag(value)))
+      case .seconds:
+        guard let value = cursor.double() else { return nil }
+        row.append(.seconds(value))
+      }
+    }
+    return cursor.isAtEnd ? row : nil
+  }
+
+  /// Reads primitives from a row's bytes; every read returns nil instead of running past them.
+  struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func byte() -> UInt8? {
+      guard position < bytes.count else { return nil }
+      defer { position += 1 }
+      return bytes[position]
+    }
+
+    mutating func varint() -> UInt64? {
+      var value: UInt64 = 0
+      var shift: UInt64 = 0
+      while shift < 64, let byte = byte() {
+        value |= UInt64(byte & 0x7F) << shift
+        if byte & 0x80 == 0 { return value }
+        shift += 7
+      }
+      return nil
+    }
+
+    mutating func string() -> String? {
+      guard let length = varint(), length <= UInt64(bytes.count - position) else { return nil }
+      let end = position + Int(length)
+      defer { position = end }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+    }
+
+    mutating func double() -> Double? {
+      guard bytes.count - position >= 8 else { return nil }
+      var bits: UInt64 = 0
+      for index in 0..<8 { bits |= UInt64(bytes[position + index]) << UInt64(index * 8) }
+      position += 8
+      return Double(bitPattern: bits)
+    }
+  }
+
+  // MARK: - Primitives
+
+  @inline(__always)
+  static func zigzag(_ value: Int64) -> UInt64 {
+    UInt64(bitPattern: (value << 1) ^ (value >> 63))
+  }
+
+  @inline(__always)
+  static func unzigzag(_ value: UInt64) -> Int64 {
+    Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+  }
+
+  static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
+    var rest = value
+    while rest >= 0x80 {
+      buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+      rest >>= 7
+    }
+    buffer.append(UInt8(truncatingIfNeeded: rest))
+  }
+
+  static func appendString(_ text: String, to buffer: inout [UInt8]) {
+    appendVarint(UInt64(text.utf8.count), to: &buffer)
+    buffer.append(contentsOf: text.utf8)
+  }
+
+  static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
+    let bits = value.bitPattern
+    for shift in stride(from: 0, to: 64, by: 8) {
+      buffer.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+    }
+  }
+}

@@ -1,0 +1,184 @@
+// A temporary binary file of rows: written once in order, read back in order, memory stays flat.
+import RKTable
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Rows of `Cell`s kept on disk while a table's final shape is still unknown (the wide tables:
+/// columns are known only after the last run). Appends are buffered (64 KiB) and reads stream
+/// through a 64 KiB buffer, so memory does not grow with the number of rows.
+///
+/// The file is created in `directory` and unlinked at once: it has no name, and the system frees
+/// it when the spool is closed or the process ends, even after a crash.
+///
+/// ```swift
+/// let spool = try RowSpool(directory: outputFolder)
+/// try spool.append(partialRow)
+/// let reader = try spool.makeReader()
+/// while let row = try reader.next() { … }
+/// ```
+/// Encoding per row: its byte length, a varint cell count, then per cell one tag byte and its
+/// payload (varint lengths and zigzag integers, text as UTF-8, doubles as their 8 IEEE bytes);
+/// see `RowCodec`. No `Codable`.
+public final class RowSpool {
+  /// Rows appended so far.
+  public private(set) var rowCount = 0
+  /// Bytes appended so far (the file size once flushed).
+  public private(set) var byteCount: Int64 = 0
+  private let label: String
+  private var descriptor: Int32
+  private var buffer: [UInt8] = []
+  static let capacity = 64 * 1024
+
+  /// Creates the anonymous spool file in `directory` (use the output folder: same disk as the
+  /// outputs, and not a small tmpfs).
+  public init(directory: String) throws {
+    let folder = directory.isEmpty || directory.hasSuffix("/") ? directory : directory + "/"
+    var candidate = ""
+    var fd: Int32 = -1
+    for _ in 0..<8 {
+      candidate = "\(folder).rkexport-spool.\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+      fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if fd >= 0 || errno != EEXIST { break }
+    }
+    guard fd >= 0 else {
+      throw WriteError.system(path: candidate, operation: .create, errorNumber: errno)
+    }
+    _ = unlink(candidate)
+    label = candidate
+    descriptor = fd
+    buffer.reserveCapacity(RowSpool.capacity + 1024)
+  }
+
+  deinit { close() }
+
+  /// Appends one row (any width; rows need not have the same width).
+  public func append(_ row: [Cell]) throws {
+    guard descriptor >= 0 else { throw WriteError.closed(path: label) }
+    // Encode into a local array: appends to a class property pay an exclusivity check each.
+    var bytes: [UInt8] = []
+    swap(&bytes, &buffer)
+    let fits = RowCodec.encode(row, to: &bytes)
+    swap(&bytes, &buffer)
+    guard fits else {
+      throw WriteError(
+        path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
+    }
+    rowCount += 1
+    if buffer.count >= RowSpool.capacity { try flush() }
+  }
+
+  /// Flushes pending rows and returns a reader over every row appended so far, first to last.
+  /// Appending may continue; the reader does not see later rows.
+  public func makeReader() throws -> Reader {
+    try flush()
+    return Reader(descriptor: descriptor, end: byteCount, label: label)
+  }
+
+  /// Releases the file. Readers must not be used afterwards.
+  public func close() {
+    if descriptor >= 0 { _ = systemClose(descriptor) }
+    descriptor = -1
+    buffer = []
+  }
+
+  private func flush() throws {
+    guard !buffer.isEmpty else { return }
+    guard descriptor >= 0 else { throw WriteError.closed(path: label) }
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return systemWrite(descriptor, base + offset, raw.count - offset)
+      }
+      if written < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        throw WriteError.system(path: label, operation: .write, errorNumber: code)
+      }
+      offset += written
+    }
+    byteCount += Int64(buffer.count)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Reads a spool's rows in order with `pread(2)`, independent of other readers.
+  public final class Reader {
+    private let descriptor: Int32
+    private let end: Int64
+    private let label: String
+    private var fileOffset: Int64 = 0
+    private var bytes: [UInt8] = []
+    private var position = 0
+    private var rowsRead = 0
+
+    init(descriptor: Int32, end: Int64, label: String) {
+      self.descriptor = descriptor
+      self.end = end
+      self.label = label
+    }
+
+    /// The next row, or nil after the last one. Throws if the file cannot be read or is damaged.
+    public func next() throws -> [Cell]? {
+      guard try ensure(4) else { return nil }
+      var length = 0
+      for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
+      position += 4
+      guard try ensure(length) else { throw damaged("row runs past the end of the file") }
+      let start = position
+      position += length
+      let row = bytes.withUnsafeBufferPointer { all in
+        RowCodec.decodeRow(UnsafeBufferPointer(rebasing: all[start..<(start + length)]))
+      }
+      guard let row else { throw damaged("row \(rowsRead + 1) does not decode") }
+      rowsRead += 1
+      return row
+    }
+
+    /// Makes `count` unread bytes available; false only when the file ended before any of them.
+    private func ensure(_ count: Int) throws -> Bool {
+      if count == 0 { return true }
+      let buffered = bytes.count - position
+      if buffered >= count { return true }
+      let available = Int64(buffered) + (end - fileOffset)
+      if available == 0 { return false }
+      guard Int64(count) <= available else { throw damaged("row runs past the end of the file") }
+      bytes.removeSubrange(0..<position)
+      position = 0
+      while bytes.count < count { try refill() }
+      return true
+    }
+
+    private func damaged(_ reason: String) -> WriteError {
+      WriteError(
+        path: label, operation: .read, errorNumber: nil, reason: "damaged spool: \(reason)")
+    }
+
+    /// Appends the next chunk of the file (at most 64 KiB) to the buffer.
+    private func refill() throws {
+      guard fileOffset < end else { throw damaged("row runs past the end of the file") }
+      let want = Int(min(Int64(RowSpool.capacity), end - fileOffset))
+      let start = bytes.count
+      bytes.append(contentsOf: repeatElement(0, count: want))
+      var filled = 0
+      while filled < want {
+        let got = bytes.withUnsafeMutableBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return 0 }
+          let at = off_t(fileOffset) + off_t(filled)
+          return pread(descriptor, base + start + filled, want - filled, at)
+        }
+        if got < 0 {
+          let code = errno
+          if code == EINTR { continue }
+          throw WriteError.system(path: label, operation: .read, errorNumber: code)
+        }
+        if got == 0 { throw damaged("file ended early") }
+        filled += got
+      }
+      fileOffset += Int64(want)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// The command line as users meet it: help, usage errors and exit statuses (design.md §4).
+import XCTest
+
+final class CommandLineTests: XCTestCase {
+  func testHelp_RootCommand_ListsOutputsAndExitStatuses() throws {
+    let dir = try Workdir()
+    let result = try dir.run(["--help"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    for expected in ["answers.csv", "inputs.csv", "--out", "--tz", "--xlsx", "Exit status"] {
+      XCTAssertTrue(result.stdout.contains(expected), "help lacks \(expected):\n\(result.stdout)")
+    }
+  }
+
+  func testUsage_UnknownFlag_ExitsTwo() throws {
+    let dir = try Workdir()
+    let result = try dir.run(["samples", "--no-such-flag"])
+    XCTAssertEqual(result.status, 2, result.command)
+    XCTAssertTrue(result.stderr.contains("--no-such-flag"), result.stderr)
+  }
+
+  func testUsage_UnknownTimeZone_ExitsTwoNamingTheZone() throws {
+    let dir = try Workdir()
+    let result = try dir.run(["samples", "--tz", "Mars/Olympus"])
+    XCTAssertEqual(result.status, 2, result.command)
+    XCTAssertTrue(result.stderr.contains("Mars/Olympus"), result.stderr)
+  }
+
+  func testUsage_BadParticipantPattern_ExitsTwo() throws {
+    let dir = try Workdir()
+    let result = try dir.run(["samples", "--participant-pattern", "(unclosed"])
+    XCTAssertEqual(result.status, 2, result.command)
+    XCTAssertTrue(result.stderr.contains("--participant-pattern"), result.stderr)
+  }
+
+  func testUsage_NoInput_ExitsTwo() throws {
+    let dir = try Workdir()
+    let result = try dir.run([])
+    XCTAssertEqual(result.status, 2, result.command)
+  }
+
+  func testExport_MissingInput_ExitsThreeAndSaysWhy() throws {
+    let dir = try Workdir()
+    let result = try dir.run(["no-such-folder", "--out", "out"])
+    XCTAssertEqual(result.status, 3, result.command + "\n" + result.stderr)
+    let inputs = try dir.readCSV("out/inputs.csv")
+    XCTAssertEqual(inputs.count, 2, "header and one row: \(inputs)")
+    XCTAssertEqual(inputs[1][0], "no-such-folder")
+    XCTAssertEqual(inputs[1][2], "failed")
+    XCTAssertTrue(inputs[1][5].contains("no such file or folder"), inputs[1][5])
+  }
+
+  func testExport_UnwritableOutput_ExitsThree() throws {
+    let dir = try Workdir()
+    try dir.write("a-file", bytes: Array("not a folder".utf8))
+    try dir.write("in/notes.txt", bytes: Array("hello".utf8))
+    let result = try dir.run(["in", "--out", "a-file/out"])
+    XCTAssertEqual(result.status, 3, result.command + "\n" + result.stderr)
+    XCTAssertTrue(result.stderr.contains("a-file/out"), result.stderr)
+  }
+
+  func testExport_OnlyUnrelatedFiles_ExitsZeroAndListsThemSkipped() throws {
+    let dir = try Workdir()
+    try dir.write("in/P001/photo.png", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    let result = try dir.run(["in", "--out", "out"])
+    XCTAssertEqual(result.status, 0, result.command + "\n" + result.stderr)
+    let inputs = try dir.readCSV("out/inputs.csv")
+    XCTAssertEqual(inputs[0], ["path", "format", "status", "task_runs", "answers", "error"])
+    XCTAssertEqual(inputs[1][0], "P001/photo.png")
+    XCTAssertEqual(inputs[1][2], "skipped")
+  }
+}

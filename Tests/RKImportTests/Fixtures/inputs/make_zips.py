@@ -1,0 +1,98 @@
+"""Regenerates the zip fixtures from the folders beside this script (deterministic: fixed
+timestamps). Run from this folder: python3 make_zips.py"""
+import io
+import os
+import struct
+import zipfile
+import zlib
+
+STAMP = (2017, 3, 1, 12, 0, 0)
+
+
+def add(zf, name, data, compress=zipfile.ZIP_DEFLATED):
+    info = zipfile.ZipInfo(name, STAMP)
+    info.compress_type = compress
+    info.external_attr = 0o644 << 16
+    info.create_system = 3  # unix, so entry types come from the mode bits
+    zf.writestr(info, data)
+
+
+def folder_entries(zf, folder, prefix=""):
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            add(zf, prefix + name, f.read())
+
+
+def build(path, fill):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        fill(zf)
+    data = buf.getvalue()
+    if path:
+        with open(path, "wb") as f:
+            f.write(data)
+    return data
+
+
+submission = open("surveynative/P002/submission-2017-03-02.json", "rb").read()
+
+build("zip-bridge-upload.zip", lambda zf: folder_entries(zf, "bridge-appcore-v1"))
+
+
+def onedown(zf):
+    folder_entries(zf, "bridge-ruxf-v1", "upload7/")
+    add(zf, "readme.txt", b"Exported uploads\n")
+
+
+build("zip-bridge-onedown.zip", onedown)
+
+
+def mixed(zf):
+    add(zf, "P001/", b"")
+    add(zf, "P001/submission.json", submission)
+    add(zf, "P001/photo.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 16, zipfile.ZIP_STORED)
+    add(zf, "notes.txt", b"Participant P001 used a loaner phone.\n")
+    add(zf, "__MACOSX/P001/._submission.json", b"\x00\x05\x16\x07")
+    add(zf, "../evil.json", submission)
+    add(zf, "/abs.json", submission)
+
+
+build("zip-mixed.zip", mixed)
+
+upload = build(None, lambda zf: folder_entries(zf, "bridge-appcore-v1"))
+answers = build(None, lambda zf: add(zf, "P005/s.json", submission))
+deepest = build(None, lambda zf: add(zf, "x.json", submission))
+middle = build(None, lambda zf: add(zf, "deepest.zip", deepest))
+
+
+def nested(zf):
+    add(zf, "batch/upload1.zip", upload)
+    add(zf, "batch/answers.zip", answers)
+    add(zf, "deeper.zip", middle)
+
+
+build("zip-nested.zip", nested)
+build("zip-bomb.zip", lambda zf: add(zf, "bomb.json", b"\x00" * (20 << 20)))
+
+# One entry whose headers claim 100 bytes but whose deflate stream holds 2 MiB of spaces.
+big = b" " * (2 << 20)
+lying = bytearray(build(None, lambda zf: add(zf, "lying.json", big)))
+for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+    at = lying.find(signature)
+    lying[at + offset : at + offset + 4] = struct.pack("<I", 100)
+open("zip-lying-size.zip", "wb").write(bytes(lying))
+
+# Mark the only entry as encrypted (general purpose flag bit 0) in both headers.
+enc = bytearray(build(None, lambda zf: add(zf, "secret.json", submission, zipfile.ZIP_STORED)))
+for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+    at = enc.find(signature)
+    enc[at + offset] |= 1
+open("zip-encrypted.zip", "wb").write(bytes(enc))
+
+whole = build(None, lambda zf: add(zf, "a.json", submission))
+open("zip-truncated.zip", "wb").write(whole[: len(whole) // 2])
+
+crc = bytearray(build(None, lambda zf: add(zf, "a.json", submission, zipfile.ZIP_STORED)))
+at = crc.find(b"Chocolate")
+crc[at] = ord("c")
+open("zip-bad-crc.zip", "wb").write(bytes(crc))

@@ -1,0 +1,137 @@
+// Walking folders: Bridge upload folders as one item, participant folders, definitions among
+// inputs, and importing through the walker's items with options.
+import Foundation
+import RKModel
+import XCTest
+
+@testable import RKImport
+
+final class InputWalkerTests: XCTestCase {
+  private var root = ""
+
+  override func setUpWithError() throws {
+    root = NSTemporaryDirectory() + "rkexport-walk-\(UUID().uuidString)"
+    let manager = FileManager.default
+    try manager.createDirectory(atPath: root + "/P012", withIntermediateDirectories: true)
+    try manager.copyItem(atPath: fixturesPath + "/bridge-ruxf-v1", toPath: root + "/P012/upload2")
+    try manager.copyItem(atPath: fixturesPath + "/bridgepf-2014-upload", toPath: root + "/old")
+    try manager.copyItem(atPath: fixturesPath + "/surveynative", toPath: root + "/survey")
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(atPath: root)
+  }
+
+  func testWalk_BridgeFolders_OneItemParticipantAbove() {
+    let (items, problems) = InputWalker(roots: [root]).items()
+    XCTAssertEqual(problems, [])
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      [
+        "P012/upload2", "old", "survey/P001/submission-2017-03-01.json",
+        "survey/P002/submission-2017-03-02.json", "survey/lifestyle.json",
+      ])
+    XCTAssertEqual(items[0].folders, ["P012"])
+    XCTAssertEqual(items[0].location, .bridgeFolder(path: root + "/P012/upload2"))
+    XCTAssertEqual(items[1].folders, [])
+    XCTAssertEqual(items[2].folders, ["survey", "P001"])
+  }
+
+  func testWalk_UploadFolderAsRoot_OneItem() {
+    let items = InputWalker(roots: [root + "/P012/upload2"]).items().items
+    XCTAssertEqual(items.map(\.displayPath), ["upload2"])
+    XCTAssertEqual(items.first?.folders, [])
+  }
+
+  func testImport_WalkedItems_OutcomesPerFormat() throws {
+    let definition = try SurveyDefinitionReader.read(path: root + "/survey/lifestyle.json")
+    let importer = InputImporter(options: ImportOptions(surveyDefinitions: [definition]))
+    let outcomes = InputWalker(roots: [root]).items().items.map { importer.importItem($0) }
+    guard case .imported(let bridge) = outcomes[0] else { return XCTFail("bridge") }
+    XCTAssertEqual(bridge.format, .bridgeUpload)
+    XCTAssertEqual(bridge.runs.first?.source, "P012/upload2")
+    XCTAssertEqual(bridge.runs.first?.taskIdentifier, "SleepSurvey")
+    guard case .skipped(.bridgeUpload, let reason) = outcomes[1] else { return XCTFail("2014") }
+    XCTAssertTrue(reason.hasPrefix("Bridge upload of 2014 prototype format"), reason)
+    guard case .imported(let survey) = outcomes[2] else { return XCTFail("survey") }
+    XCTAssertEqual(survey.runs.first?.taskIdentifier, "lifestyle")
+    XCTAssertEqual(survey.notes.count, 1)  // the age validation
+    guard case .skipped(.unknown, let definitionReason) = outcomes[4] else {
+      return XCTFail("definition")
+    }
+    XCTAssertEqual(
+      definitionReason,
+      "SurveyNative survey definition, not answers (pass it with --survey-definition)")
+  }
+
+  func testImport_NoMatchingDefinition_ReadWithout() throws {
+    let other = try SurveyDefinitionReader.read(
+      Array(#"{"questions":[{"id":"x","question_type":"year_picker"}]}"#.utf8), fileName: "o.json")
+    let options = ImportOptions(
+      surveyDefinitions: [SurveyDefinition(definition: other.0, rules: other.1)])
+    XCTAssertNil(options.definition(forAnswerIDs: ["ice_cream", "age"]))
+    XCTAssertEqual(options.definition(forAnswerIDs: ["x"])?.rules.taskIdentifier, "o")
+  }
+
+  func testWalk_MissingRoot_Problem() {
+    let (items, problems) = InputWalker(roots: [root + "/nope"]).items()
+    XCTAssertEqual(items, [])
+    XCTAssertEqual(problems.map(\.reason), ["no such file or folder"])
+  }
+
+  func testImport_OversizedFile_FailsUnread() throws {
+    let importer = InputImporter(options: ImportOptions(maximumFileSize: 100))
+    let item = try XCTUnwrap(
+      InputWalker(roots: [root + "/survey/P001/submission-2017-03-01.json"]).items().items.first)
+    guard case .failed(_, let error) = importer.importItem(item) else { return XCTFail() }
+    XCTAssertTrue(
+      error.description.hasPrefix("submission-2017-03-01.json: file is "), error.description)
+    XCTAssertTrue(error.description.hasSuffix(" bytes, over the limit of 100 bytes"))
+  }
+}
+
+final class InputSamplesTests: XCTestCase {
+  private let samples =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path + "/samples"
+
+  func testSamples_BridgeUploads_OneRunEach() throws {
+    let items = InputWalker(roots: [samples + "/bridge-upload"]).items().items
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      ["P011/upload1.zip", "P012/upload2", "P013/upload3.zip", "README.md"])
+    XCTAssertEqual(items.map { $0.folders.first ?? "" }, ["P011", "P012", "P013", ""])
+    let outcomes = items.map { InputImporter().importItem($0) }
+    let runs = outcomes.compactMap { outcome -> TaskRun? in
+      if case .imported(let input) = outcome { return input.runs.first }
+      return nil
+    }
+    XCTAssertEqual(runs.map(\.taskIdentifier), ["DailyPrompt", "SleepCheck", "WeeklyHeart"])
+    XCTAssertEqual(runs.map(\.steps.count), [3, 4, 5])
+    XCTAssertEqual(
+      runs[0].steps[2].results[0].answer,
+      .numeric(NumberValue(420), unit: "L/min", displayUnit: nil))
+    XCTAssertEqual(runs[1].steps[1].results[0].answer, .scale(NumberValue(7)))
+  }
+
+  func testSamples_SurveyNative_ShowIfAndValidation() throws {
+    let definition = try SurveyDefinitionReader.read(path: samples + "/surveynative/lifestyle.json")
+    let importer = InputImporter(options: ImportOptions(surveyDefinitions: [definition]))
+    let items = InputWalker(roots: [samples + "/surveynative"]).items().items
+    var byParticipant: [String: (TaskRun, [String])] = [:]
+    for item in items {
+      if case .imported(let input) = importer.importItem(item), let run = input.runs.first {
+        byParticipant[item.folders.first ?? ""] = (run, input.notes)
+      }
+    }
+    let steps = byParticipant.mapValues { $0.0.steps.map(\.identifier) }
+    XCTAssertEqual(steps["P021"]?.contains("concerts"), true)  // music_types contains Pop
+    XCTAssertEqual(steps["P023"]?.contains("book_first"), false)  // watch_tv = No hides it
+    XCTAssertEqual(
+      byParticipant["P022"]?.1,
+      ["age: answer breaks validation \"greater than 10\" (Age must be at least 10)"])
+    let p023 = try XCTUnwrap(byParticipant["P023"]?.0)
+    let sports = try XCTUnwrap(p023.steps.first { $0.identifier == "sports" })
+    XCTAssertEqual(sports.results.map(\.answer), [.choices([.text("Yes")]), .skipped])
+  }
+}

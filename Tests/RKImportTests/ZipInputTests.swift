@@ -1,0 +1,171 @@
+// Zips as inputs: entries as items, Bridge uploads inside zips, one level of nesting, and the
+// hostile cases (zip-slip, bombs, lying sizes, encryption, damage). Fixtures: make_zips.py.
+import Foundation
+import RKModel
+import XCTest
+
+@testable import RKImport
+
+final class ZipInputTests: XCTestCase {
+  private func walk(_ zip: String, limits: ZipLimits = ZipLimits()) -> ([InputItem], [ImportError])
+  {
+    let result = InputWalker(roots: [fixturesPath + "/" + zip], zipLimits: limits).items()
+    return (result.items, result.problems)
+  }
+
+  private func importAll(
+    _ zip: String, options: ImportOptions = ImportOptions()
+  ) -> [(String, ImportOutcome)] {
+    let (items, _) = walk(zip, limits: options.zipLimits)
+    let importer = InputImporter(options: options)
+    return items.map { ($0.displayPath, importer.importItem($0)) }
+  }
+
+  private func failure(_ outcome: ImportOutcome) -> String? {
+    if case .failed(_, let error) = outcome { return error.description }
+    return nil
+  }
+
+  private func skipReason(_ outcome: ImportOutcome) -> String? {
+    if case .skipped(_, let reason) = outcome { return reason }
+    return nil
+  }
+
+  private func runs(_ outcome: ImportOutcome) -> [TaskRun] {
+    if case .imported(let input) = outcome { return input.runs }
+    return []
+  }
+
+  func testWalk_BridgeZip_OneItem() throws {
+    let (items, problems) = walk("zip-bridge-upload.zip")
+    XCTAssertEqual(problems, [])
+    XCTAssertEqual(items.map(\.displayPath), ["zip-bridge-upload.zip"])
+    XCTAssertEqual(items.first?.folders, [])
+    let outcome = InputImporter().importItem(try XCTUnwrap(items.first))
+    let run = try XCTUnwrap(runs(outcome).first)
+    XCTAssertEqual(run.taskIdentifier, "Daily Check-In")
+    XCTAssertEqual(run.steps.map(\.identifier), ["mood", "sleep_hours", "used_inhaler"])
+    XCTAssertEqual(run.source, "zip-bridge-upload.zip")
+  }
+
+  func testWalk_BridgeFolderOneDown_UploadPlusOtherEntries() {
+    let (items, _) = walk("zip-bridge-onedown.zip")
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      ["zip-bridge-onedown.zip!/readme.txt", "zip-bridge-onedown.zip!/upload7"])
+    let outcomes = importAll("zip-bridge-onedown.zip")
+    XCTAssertEqual(skipReason(outcomes[0].1), "text file, not a result format")
+    XCTAssertEqual(runs(outcomes[1].1).first?.taskIdentifier, "SleepSurvey")
+    XCTAssertEqual(runs(outcomes[1].1).first?.steps.count, 4)
+  }
+
+  func testWalk_MixedZip_EntriesSniffedAndUnsafePathsRefused() {
+    let (items, problems) = walk("zip-mixed.zip")
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      [
+        "zip-mixed.zip!/P001/photo.png", "zip-mixed.zip!/P001/submission.json",
+        "zip-mixed.zip!/notes.txt",
+      ])
+    XCTAssertEqual(items.map(\.folders), [["P001"], ["P001"], []])
+    let reason = "zip entry path escapes the archive (absolute or '..'); not read"
+    XCTAssertEqual(
+      problems,
+      [
+        ImportError(file: "zip-mixed.zip!/../evil.json", reason: reason),
+        ImportError(file: "zip-mixed.zip!//abs.json", reason: reason),
+      ])
+    let outcomes = importAll("zip-mixed.zip")
+    XCTAssertEqual(skipReason(outcomes[0].1), "PNG image, not a result format")
+    XCTAssertEqual(runs(outcomes[1].1).first?.steps.count, 10)
+    XCTAssertEqual(runs(outcomes[1].1).first?.source, "zip-mixed.zip!/P001/submission.json")
+    XCTAssertEqual(skipReason(outcomes[2].1), "text file, not a result format")
+  }
+
+  func testWalk_ZipInsideFolder_CountsAsFolder() throws {
+    let root = NSTemporaryDirectory() + "rkexport-zip-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: root + "/site1", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try FileManager.default.copyItem(
+      atPath: fixturesPath + "/zip-mixed.zip", toPath: root + "/site1/export.zip")
+    try FileManager.default.copyItem(
+      atPath: fixturesPath + "/zip-bridge-upload.zip", toPath: root + "/site1/P011.zip")
+    let items = InputWalker(roots: [root]).items().items
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      [
+        "site1/P011.zip", "site1/export.zip!/P001/photo.png",
+        "site1/export.zip!/P001/submission.json", "site1/export.zip!/notes.txt",
+      ])
+    XCTAssertEqual(items[0].folders, ["site1"])  // a Bridge zip: the folders above it
+    XCTAssertEqual(items[2].folders, ["site1", "export.zip", "P001"])
+  }
+
+  func testWalk_NestedZips_OneLevelRead() {
+    let (items, problems) = walk("zip-nested.zip")
+    XCTAssertEqual(problems, [])
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      [
+        "zip-nested.zip!/batch/answers.zip!/P005/s.json", "zip-nested.zip!/batch/upload1.zip",
+        "zip-nested.zip!/deeper.zip!/deepest.zip",
+      ])
+    XCTAssertEqual(
+      items.map(\.folders), [["batch", "answers.zip", "P005"], ["batch"], ["deeper.zip"]])
+    let outcomes = importAll("zip-nested.zip")
+    XCTAssertEqual(runs(outcomes[0].1).first?.steps.count, 10)
+    XCTAssertEqual(runs(outcomes[1].1).first?.taskIdentifier, "Daily Check-In")
+    XCTAssertEqual(
+      skipReason(outcomes[2].1), "zip inside a zip inside a zip: only one level of nesting is read")
+  }
+
+  func testImport_ZipBomb_RefusedAndOverridable() throws {
+    let outcomes = importAll("zip-bomb.zip")
+    let message = try XCTUnwrap(failure(outcomes[0].1))
+    XCTAssertTrue(message.hasPrefix("zip-bomb.zip!/bomb.json: entry compresses "), message)
+    XCTAssertTrue(message.hasSuffix(":1, over the limit of 200:1 (possible zip bomb)"), message)
+    let relaxed = importAll(
+      "zip-bomb.zip", options: ImportOptions(zipLimits: ZipLimits(maximumCompressionRatio: 5000)))
+    XCTAssertEqual(skipReason(relaxed[0].1), "not a result format")
+    let small = importAll(
+      "zip-bomb.zip", options: ImportOptions(zipLimits: ZipLimits(maximumEntrySize: 1 << 20)))
+    XCTAssertEqual(
+      failure(small[0].1),
+      "zip-bomb.zip!/bomb.json: entry is 20971520 bytes uncompressed, over the limit of 1048576")
+  }
+
+  func testImport_LyingSize_StoppedWhileInflating() {
+    XCTAssertEqual(
+      failure(importAll("zip-lying-size.zip")[0].1),
+      "zip-lying-size.zip!/lying.json: entry inflates beyond its declared size (possible zip bomb)")
+  }
+
+  func testImport_EncryptedZip_ClearFailure() {
+    let outcomes = importAll("zip-encrypted.zip")
+    XCTAssertEqual(outcomes.count, 1)
+    XCTAssertEqual(
+      failure(outcomes[0].1),
+      "zip-encrypted.zip: encrypted zip (entry 1 of 1, \"secret.json\"): "
+        + "encrypted zips are not supported")
+  }
+
+  func testImport_TruncatedZip_ClearFailure() {
+    XCTAssertEqual(
+      failure(importAll("zip-truncated.zip")[0].1),
+      "zip-truncated.zip: damaged zip: no end of central directory record")
+  }
+
+  func testImport_BadChecksum_ClearFailure() {
+    XCTAssertEqual(
+      failure(importAll("zip-bad-crc.zip")[0].1),
+      "zip-bad-crc.zip!/a.json: damaged zip entry: checksum mismatch")
+  }
+
+  func testWalk_TooManyEntries_ZipFailsWithLimit() {
+    let outcomes = importAll(
+      "zip-mixed.zip", options: ImportOptions(zipLimits: ZipLimits(maximumEntries: 3)))
+    XCTAssertEqual(
+      outcomes.map { failure($0.1) }, ["zip-mixed.zip: zip lists 7 entries, over the limit of 3"])
+  }
+}

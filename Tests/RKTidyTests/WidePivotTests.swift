@@ -1,0 +1,161 @@
+// Wide tables: not presented vs skipped, option columns, merged question order, final rows.
+import RKModel
+import RKTable
+import XCTest
+
+@testable import RKTidy
+
+final class WidePivotTests: XCTestCase {
+  private let runColumns = [
+    "participant_id", "task_run_uuid", "task_start", "task_end", "task_duration_s",
+  ]
+
+  private func runCells(_ uuid: String) -> [Cell] {
+    [.text("P001"), .text(uuid), ms(0), ms(60), .seconds(60)]
+  }
+
+  private func finalRows(_ pivot: WidePivot, _ partials: [WidePartialRow]) -> [[Cell]] {
+    partials.compactMap { pivot.finalRow($0) }
+  }
+
+  func testWide_NotPresentedSkippedAndOptions_BlankNeverZero() throws {
+    let pivot = WidePivot()
+    let first = pivot.add(
+      makeRun(
+        [
+          result("q1", .boolean, .boolean(true)),
+          result("q2", .choice, .choices([.text("a"), .text("c")])),
+          result("q3", .text, .skipped),
+        ], uuid: "R1"))
+    let second = pivot.add(
+      makeRun(
+        [
+          result("q1", .boolean, .boolean(false)),
+          result("q4", .text, .text("x")),
+          result("q2", .choice, .choices([])),
+        ], uuid: "R2"))
+    let third = pivot.add(
+      makeRun([result("q2", .choice, .choices([.text("c")]))], uuid: "R3"))
+    let schema = try XCTUnwrap(pivot.finalSchema(taskID: "survey"))
+    // q4 was first seen after q1, so it goes between q1 and q2.
+    XCTAssertEqual(schema.columnNames, runColumns + ["q1", "q4", "q2", "q2.a", "q2.c", "q3"])
+    XCTAssertEqual(schema.name, "wide/survey")
+    XCTAssertEqual(
+      finalRows(pivot, [first, second, third]),
+      [
+        runCells("R1") + [.bool(true), .empty, .text("a;c"), .integer(1), .integer(1), .empty],
+        runCells("R2") + [.bool(false), .text("x"), .empty, .empty, .empty, .empty],
+        runCells("R3") + [.empty, .empty, .text("c"), .integer(0), .integer(1), .empty],
+      ])
+  }
+
+  func testWide_ColumnTypes_FromValueKinds() throws {
+    let pivot = WidePivot()
+    _ = pivot.add(
+      makeRun([
+        result("smoker", .boolean, .boolean(true)),
+        result("weight", .numeric, .numeric(NumberValue(70), unit: "kg", displayUnit: nil)),
+        result("when", .date, .date(DateAnswer(instant: t0, isDateOnly: false))),
+        result("note", .text, .text("n")),
+        result("multi", .choice, .choices([.number(NumberValue(1))])),
+      ]))
+    let schema = try XCTUnwrap(pivot.finalSchema(taskID: "survey"))
+    XCTAssertEqual(
+      schema.columns.map(\.type),
+      [.string, .string, .datetime, .datetime, .number]
+        + [.boolean, .number, .datetime, .string, .string, .integer])
+  }
+
+  func testWide_OptionOrder_DefinitionThenNumbersThenTexts() throws {
+    let definition = TaskDefinition(
+      taskIdentifier: "survey",
+      questions: [
+        QuestionDefinition(
+          stepIdentifier: "mood", itemIdentifier: "mood",
+          options: [ChoiceOption(value: "none"), ChoiceOption(value: "some")])
+      ])
+    let pivot = WidePivot(definitions: [definition])
+    let partial = pivot.add(
+      makeRun([
+        result(
+          "mood", .choice,
+          .choices([.text("b"), .number(NumberValue(10)), .text("a"), .number(NumberValue(2))]))
+      ]))
+    let schema = try XCTUnwrap(pivot.finalSchema(taskID: "survey"))
+    XCTAssertEqual(
+      Array(schema.columnNames.dropFirst(5)),
+      ["mood", "mood.none", "mood.some", "mood.2", "mood.10", "mood.a", "mood.b"])
+    XCTAssertEqual(
+      Array((pivot.finalRow(partial) ?? []).dropFirst(5)),
+      [.text("b;10;a;2"), .integer(0), .integer(0)] + Array(repeating: .integer(1), count: 4))
+  }
+
+  func testWide_SingleChoiceQuestionType_NoOptionColumns() throws {
+    let pivot = WidePivot()
+    let partial = pivot.add(
+      makeRun([result("pain", .choice, .choices([.number(NumberValue(3))]), questionType: 2)]))
+    let schema = try XCTUnwrap(pivot.finalSchema(taskID: "survey"))
+    XCTAssertEqual(Array(schema.columnNames.dropFirst(5)), ["pain"])
+    XCTAssertEqual(schema.columns.last?.type, .number)
+    XCTAssertEqual(pivot.finalRow(partial)?.last, num("3", 3))
+  }
+
+  func testWide_NewOpeningQuestion_BeforeFirstKnownOne() {
+    let pivot = WidePivot()
+    _ = pivot.add(makeRun([result("q2", .text, .text("a")), result("q3", .text, .text("b"))]))
+    _ = pivot.add(makeRun([result("q1", .text, .text("c")), result("q2", .text, .text("d"))]))
+    _ = pivot.add(makeRun([result("q9", .text, .text("e"))]))
+    XCTAssertEqual(
+      pivot.finalSchema(taskID: "survey")?.columnNames.dropFirst(5), ["q1", "q2", "q3", "q9"])
+  }
+
+  func testWide_DontKnow_Blank() {
+    let pivot = WidePivot()
+    let partial = pivot.add(makeRun([result("age", .numeric, .dontKnow)]))
+    XCTAssertEqual(pivot.finalRow(partial)?.last, .empty)
+    XCTAssertEqual(pivot.finalSchema(taskID: "survey")?.columnNames.last, "age")
+  }
+
+  func testWide_SameQuestionTwiceInRun_LaterAnswerWins() {
+    let pivot = WidePivot()
+    let partial = pivot.add(
+      makeRun([result("q", .text, .text("first")), result("q", .text, .text("second"))]))
+    XCTAssertEqual(pivot.finalSchema(taskID: "survey")?.columns.count, 6)
+    XCTAssertEqual(pivot.finalRow(partial)?.last, .text("second"))
+  }
+
+  func testWide_PartialRow_SpoolCellsRoundTrip() {
+    let pivot = WidePivot()
+    let partial = pivot.add(makeRun([result("q", .text, .text("v"))]))
+    XCTAssertEqual(partial.spoolCells.first, .text("survey"))
+    XCTAssertEqual(WidePartialRow(spoolCells: partial.spoolCells), partial)
+    XCTAssertNil(WidePartialRow(spoolCells: [.integer(1)]))
+    XCTAssertNil(pivot.finalRow(WidePartialRow(taskID: "other", cells: runCells("R"))))
+  }
+
+  func testWide_TasksSeparate_OwnColumnsAndRunCounts() {
+    let pivot = WidePivot()
+    _ = pivot.add(makeRun([result("a", .text, .text("1"))], task: "t1"))
+    _ = pivot.add(makeRun([result("b", .text, .text("2"))], task: "t2"))
+    _ = pivot.add(makeRun([result("c", .text, .text("3"))], task: "t2"))
+    XCTAssertEqual(pivot.taskIDs, ["t1", "t2"])
+    XCTAssertEqual(pivot.runCount(taskID: "t2"), 2)
+    XCTAssertEqual(pivot.finalSchema(taskID: "t1")?.columnNames.last, "a")
+    XCTAssertEqual(pivot.finalSchema(taskID: "t2")?.columnNames.suffix(2), ["b", "c"])
+  }
+
+  func testWide_FinalColumns_KeepExactIDs() throws {
+    let pivot = WidePivot()
+    _ = pivot.add(makeRun([result("q\nx", .choice, .choices([.text("o,1")]))]))
+    let columns = try XCTUnwrap(pivot.finalColumns(taskID: "survey"))
+    XCTAssertEqual(
+      columns[5],
+      WideColumn(
+        name: "q_x", role: .answer, stepID: "q\nx", itemID: "q\nx", answerType: .choice))
+    XCTAssertEqual(
+      columns[6],
+      WideColumn(
+        name: "q_x.o,1", role: .option, stepID: "q\nx", itemID: "q\nx", option: "o,1",
+        answerType: .choice))
+  }
+}

@@ -1,0 +1,69 @@
+// Atomic outputs: the final name appears only on commit; abandon leaves the old file alone.
+import Foundation
+import XCTest
+
+@testable import RKWrite
+
+final class AtomicFileTests: XCTestCase {
+  private var folder = URL(fileURLWithPath: "/nonexistent")
+
+  override func setUpWithError() throws { folder = try makeScratchFolder() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+  private func names() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+  }
+
+  func testAtomicFile_Commit_RenamesAndLeavesNoTemporary() throws {
+    let path = folder.appendingPathComponent("out.csv").path
+    let file = try AtomicFile(path: path)
+    XCTAssertTrue(file.temporaryPath.hasPrefix(folder.path + "/.out.csv."))
+    XCTAssertTrue(file.temporaryPath.hasSuffix(".tmp"))
+    try file.write(Array("a,b\n".utf8))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path), "not visible before commit")
+    try file.commit()
+    XCTAssertEqual(try names(), ["out.csv"])
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "a,b\n")
+  }
+
+  func testAtomicFile_Abandon_KeepsOlderFile() throws {
+    let path = folder.appendingPathComponent("out.csv").path
+    try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+    let file = try AtomicFile(path: path)
+    try file.write(Array("new\n".utf8))
+    file.abandon()
+    file.abandon()
+    XCTAssertEqual(try names(), ["out.csv"])
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "old\n")
+    XCTAssertThrowsError(try file.commit())
+  }
+
+  func testAtomicFile_Commit_ReplacesOlderFile() throws {
+    let path = folder.appendingPathComponent("out.csv").path
+    try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+    let file = try AtomicFile(path: path)
+    try file.write(Array("new\n".utf8))
+    try file.commit()
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "new\n")
+    XCTAssertEqual(try names(), ["out.csv"])
+  }
+
+  func testAtomicFile_DroppedWithoutCommit_RemovesTemporary() throws {
+    do {
+      let file = try AtomicFile(path: folder.appendingPathComponent("x.csv").path)
+      try file.write(Array("x".utf8))
+      XCTAssertEqual(try names().count, 1)
+    }
+    XCTAssertEqual(try names(), [])
+  }
+
+  func testAtomicFile_ForeignWriterOnTemporaryPath_CommitMovesIt() throws {
+    let path = folder.appendingPathComponent("book.xlsx").path
+    let file = try AtomicFile(path: path)
+    try file.closeDescriptor()
+    try "zip bytes".write(toFile: file.temporaryPath, atomically: false, encoding: .utf8)
+    try file.commit()
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "zip bytes")
+    XCTAssertEqual(try names(), ["book.xlsx"])
+  }
+}

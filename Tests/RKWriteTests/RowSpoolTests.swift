@@ -1,0 +1,117 @@
+// The row spool gives back exactly the rows it was given, in order, for every cell kind.
+import Foundation
+import RKTable
+import XCTest
+
+@testable import RKWrite
+
+final class RowSpoolTests: XCTestCase {
+  private var folder = URL(fileURLWithPath: "/nonexistent")
+
+  override func setUpWithError() throws { folder = try makeScratchFolder() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+  private func readAll(_ spool: RowSpool) throws -> [[Cell]] {
+    let reader = try spool.makeReader()
+    var rows: [[Cell]] = []
+    while let row = try reader.next() { rows.append(row) }
+    return rows
+  }
+
+  func testRowSpool_EveryCellKind_RoundTrips() throws {
+    let spool = try RowSpool(directory: folder.path)
+    let rows: [[Cell]] = [
+      [
+        .empty, .text(""), .text("ünï\n,\"😀"), .number(text: "1e-07", value: 1e-7),
+        .number(text: "-0", value: -0.0), .integer(0), .integer(Int64.min), .integer(Int64.max),
+        .integer(-1), .bool(true), .bool(false),
+        .instant(millisecondsSince1970: -62_135_596_800_000),
+        .instant(millisecondsSince1970: 1_463_427_265_846), .seconds(2.5), .seconds(-1e300),
+        .seconds(.infinity),
+      ],
+      [],
+      [.text(String(repeating: "x", count: 200_000))],
+    ]
+    for row in rows { try spool.append(row) }
+    XCTAssertEqual(spool.rowCount, 3)
+    XCTAssertEqual(try readAll(spool), rows)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path), [],
+      "the spool file is unlinked at once")
+  }
+
+  func testRowSpool_NaNSeconds_BitPatternKept() throws {
+    let spool = try RowSpool(directory: folder.path)
+    try spool.append([.seconds(.nan)])
+    guard case .seconds(let value)? = try readAll(spool).first?.first else {
+      return XCTFail("expected a seconds cell")
+    }
+    XCTAssertEqual(value.bitPattern, Double.nan.bitPattern)
+  }
+
+  func testRowSpool_ManyRowsAcrossBuffers_SameOrder() throws {
+    let spool = try RowSpool(directory: folder.path)
+    for index in 0..<50_000 {
+      try spool.append([.integer(Int64(index)), .text("row \(index)"), .seconds(Double(index) / 8)])
+    }
+    XCTAssertGreaterThan(spool.byteCount, 64 * 1024)
+    var expected = 0
+    let reader = try spool.makeReader()
+    while let row = try reader.next() {
+      XCTAssertEqual(
+        row, [.integer(Int64(expected)), .text("row \(expected)"), .seconds(Double(expected) / 8)])
+      expected += 1
+    }
+    XCTAssertEqual(expected, 50_000)
+  }
+
+  func testRowSpool_ReaderThenMoreAppends_ReaderSeesSnapshot() throws {
+    let spool = try RowSpool(directory: folder.path)
+    try spool.append([.integer(1)])
+    let early = try spool.makeReader()
+    try spool.append([.integer(2)])
+    XCTAssertEqual(try early.next(), [.integer(1)])
+    XCTAssertNil(try early.next())
+    XCTAssertEqual(try readAll(spool), [[.integer(1)], [.integer(2)]])
+  }
+
+  func testRowSpool_Empty_ReaderEndsAtOnce() throws {
+    let spool = try RowSpool(directory: folder.path)
+    XCTAssertNil(try spool.makeReader().next())
+  }
+
+  func testRowSpool_ClosedSpool_AppendThrows() throws {
+    let spool = try RowSpool(directory: folder.path)
+    spool.close()
+    XCTAssertThrowsError(try spool.append([.empty]))
+  }
+
+  func testRowSpool_MissingDirectory_WriteError() {
+    XCTAssertThrowsError(try RowSpool(directory: folder.appendingPathComponent("none").path)) {
+      XCTAssertEqual(($0 as? WriteError)?.operation, .create)
+    }
+  }
+}
+
+final class RowCodecTests: XCTestCase {
+  func testRowCodec_TruncatedOrGarbageBytes_NilNeverTrap() {
+    var encoded: [UInt8] = []
+    let row: [Cell] = [
+      .text("abc"), .number(text: "1.5", value: 1.5), .integer(-3), .seconds(1), .bool(true),
+    ]
+    XCTAssertTrue(RowCodec.encode(row, to: &encoded))
+    let body = Array(encoded.dropFirst(4))
+    XCTAssertEqual(body.withUnsafeBufferPointer(RowCodec.decodeRow), row)
+    for length in 0..<body.count {
+      let prefix = Array(body.prefix(length))
+      XCTAssertNil(prefix.withUnsafeBufferPointer(RowCodec.decodeRow), "prefix \(length)")
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let garbage = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
+      _ = garbage.withUnsafeBufferPointer(RowCodec.decodeRow)
+    }
+  }
+}

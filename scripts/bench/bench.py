@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of rkexport against the Python peer, the I/O floor and bare libxlsxwriter.
+
+Usage: scripts/bench/run [--count N ...] [--runs K] [--corpus DIR] [--skip-peer]
+Prints one table per corpus size: wall time (median of K runs), archives/s, input MB/s,
+answers/s, peak RSS, and the ratios rkexport/peer and rkexport/floor.
+"""
+import argparse
+import csv
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def timed(command, runs):
+    """Runs a command `runs` times; returns (median wall seconds, max peak RSS in MB)."""
+    walls, peaks = [], []
+    for _ in range(runs):
+        with tempfile.NamedTemporaryFile("r") as stats:
+            subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", stats.name] + command,
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wall, peak_kb = stats.read().split()[-2:]
+        walls.append(float(wall))
+        peaks.append(int(peak_kb) / 1024)
+    return statistics.median(walls), max(peaks)
+
+
+def corpus_size(folder):
+    files = total = 0
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            files += 1
+            total += os.path.getsize(os.path.join(dirpath, name))
+    return files, total
+
+
+def count_answers(out):
+    with open(os.path.join(out, "answers.csv"), newline="") as handle:
+        return sum(1 for _ in csv.reader(handle)) - 1
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, action="append", help="archives per corpus")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "rkexport-bench"))
+    parser.add_argument("--skip-peer", action="store_true", help="skip the slow Python peer")
+    args = parser.parse_args()
+    counts = args.count or [10_000]
+    os.makedirs(args.work, exist_ok=True)
+
+    subprocess.run(["swift", "build", "-c", "release", "--product", "rkexport"], cwd=ROOT,
+                   check=True, stdout=subprocess.DEVNULL)
+    rkexport = os.path.join(ROOT, ".build/release/rkexport")
+    floor = os.path.join(args.work, "io_floor")
+    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "scripts/bench/io_floor.c")],
+                   check=True)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+
+    for count in counts:
+        corpus = os.path.join(args.work, f"corpus-{count}")
+        if not os.path.isdir(corpus):
+            subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
+                            "--count", str(count)], check=True)
+        files, size = corpus_size(corpus)
+        timed([floor, corpus], 1)  # warm the page cache
+        out = os.path.join(args.work, "out")
+        rows = []
+        t, rss = timed([floor, corpus], args.runs)
+        rows.append(("I/O floor (open+read+close)", t, rss))
+        shutil.rmtree(out, ignore_errors=True)
+        t_csv, rss = timed([rkexport, corpus, "--out", out, "--quiet"], args.runs)
+        answers = count_answers(out)
+        rows.append(("rkexport CSV", t_csv, rss))
+        t_xlsx, rss = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"], args.runs)
+        rows.append(("rkexport CSV+XLSX", t_xlsx, rss))
+        peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
+                "--out", os.path.join(args.work, "peer-out")]
+        if not args.skip_peer:
+            rows.append(("Python peer CSV", *timed(peer, 1)))
+            rows.append(("Python peer CSV+XLSX", *timed(peer + ["--xlsx"], 1)))
+
+        print(f"\ncorpus: {files:,} archives, {size / 1e6:.1f} MB, {answers:,} answers "
+              f"(median of {args.runs} runs; the peer runs once)")
+        print(f"{'tool':32} {'wall s':>8} {'archives/s':>11} {'MB/s':>8} {'answers/s':>11} {'peak MB':>8}")
+        for name, wall, peak in rows:
+            print(f"{name:32} {wall:8.2f} {files / wall:11,.0f} {size / 1e6 / wall:8.1f} "
+                  f"{answers / wall:11,.0f} {peak:8.1f}")
+        floor_time = rows[0][1]
+        print(f"rkexport CSV / I/O floor: {t_csv / max(floor_time, 1e-9):.1f}x the time")
+        if not args.skip_peer:
+            peer_csv, peer_xlsx = rows[3][1], rows[4][1]
+            print(f"speed-up over the Python peer: CSV {peer_csv / t_csv:.1f}x, "
+                  f"CSV+XLSX {peer_xlsx / t_xlsx:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
