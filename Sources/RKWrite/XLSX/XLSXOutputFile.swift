@@ -1,62 +1,55 @@
-// The workbook's temporary file beside its target, renamed into place only when complete.
+// The workbook's temporary file beside its target (an `AtomicFile`), renamed when complete.
 import Foundation
 
-/// A temporary file in the output's folder, reserved at creation, renamed over the output on
-/// `commit()` and removed on `discard()`, so a reader never sees a half-written workbook.
-///
-/// rkexport's shared `AtomicFile` did not exist when this was written; this is the same idea,
-/// kept private to the XLSX writer.
+/// Adapts `AtomicFile` to libxlsxwriter, which opens and writes `temporaryPath` itself:
+/// reserved at creation, synced and renamed over the output on `commit()`, removed on
+/// `discard()`, so a reader never sees a half-written workbook. File errors become
+/// `XLSXError.Code.outputFile` carrying `WriteError`'s one-line text.
 struct XLSXOutputFile {
-  /// The final path.
-  let path: String
-  /// The temporary path libxlsxwriter writes to: `.<name>.<random>.tmp` in the same folder, so
-  /// the rename stays on one file system and is atomic.
-  let temporaryPath: String
+  private let file: AtomicFile
 
-  /// Reserves a fresh temporary name (created empty, exclusively) next to `path`.
+  /// The final path.
+  var path: String { file.path }
+  /// Where libxlsxwriter writes: `.<name>.<random>.tmp` in the output's folder.
+  var temporaryPath: String { file.temporaryPath }
+
+  /// Reserves a fresh temporary file next to `path`; the folder must exist and be writable.
   init(path: String) throws {
-    self.path = path
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    for _ in 0..<16 {
-      let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      let candidate = folder + "/." + url.lastPathComponent + "." + random + ".tmp"
-      let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      if descriptor >= 0 {
-        close(descriptor)
-        temporaryPath = candidate
-        return
-      }
-      if errno != EEXIST { throw Self.failure(path, "cannot create a file in \(folder)") }
+    do {
+      file = try AtomicFile(path: path)
+      try file.closeDescriptor()
+    } catch let error as WriteError {
+      throw XLSXError(.outputFile, path: path, message: Self.sentence(error))
     }
-    throw Self.failure(path, "no free temporary name in \(folder)")
   }
 
-  /// Moves the finished temporary file over the output path.
+  /// Flushes the finished file to disk and renames it over the output path.
   func commit() throws {
-    guard rename(temporaryPath, path) == 0 else {
-      let reason = Self.systemError()
+    // libxlsxwriter closes without fsync: sync here so a crash after the rename cannot leave
+    // the name pointing at incomplete bytes.
+    let descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+    let synced = descriptor >= 0 && fsync(descriptor) == 0
+    let reason = synced ? "" : String(cString: strerror(errno))
+    if descriptor >= 0 { close(descriptor) }
+    guard synced else {
       discard()
-      throw XLSXError(
-        .outputFile, path: path,
-        message: "Could not rename the finished file: "
-          + reason + ".")
+      throw XLSXError(.outputFile, path: path, message: "Could not sync the file: \(reason).")
+    }
+    do {
+      try file.commit()
+    } catch let error as WriteError {
+      throw XLSXError(.outputFile, path: path, message: Self.sentence(error))
     }
   }
 
   /// Removes the temporary file, if it is still there.
   func discard() {
-    unlink(temporaryPath)
+    file.abandon()
   }
 
-  private static func failure(_ path: String, _ what: String) -> XLSXError {
-    XLSXError(
-      .outputFile, path: path,
-      message: "Could not write the output: \(what): "
-        + systemError() + ".")
-  }
-
-  private static func systemError() -> String {
-    String(cString: strerror(errno))
+  /// `Cannot create: No such file or directory.` — WriteError's text without the path, which
+  /// XLSXError puts first itself.
+  private static func sentence(_ error: WriteError) -> String {
+    "Cannot \(error.operation.rawValue): \(error.reason)."
   }
 }
