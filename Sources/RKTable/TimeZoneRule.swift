@@ -35,7 +35,7 @@ public final class TimeZoneRule: @unchecked Sendable {
 
   /// Seconds east of UTC at the given instant.
   public func offsetSeconds(atMillisecondsSince1970 ms: Int64) -> Int {
-    guard let zone, abs(ms) < 9_000_000_000_000_000 else { return 0 }
+    guard let zone, ms.magnitude < 9_000_000_000_000_000 else { return 0 }
     let hour = ms >= 0 ? ms / 3_600_000 : (ms - 3_599_999) / 3_600_000
     lock.lock()
     defer { lock.unlock() }
