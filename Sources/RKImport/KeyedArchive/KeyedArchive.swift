@@ -40,8 +40,10 @@ final class KeyedArchive {
   init(bytes: [UInt8]) throws(ImportError) {
     if bytes.starts(with: BPlistDocument.magic) {
       plist = try BPlistDocument(bytes: bytes)
-    } else {
+    } else if XMLPlistReader.looksLikeXML(bytes) {
       plist = try BPlistDocument(bytes: try XMLPlistReader.transcode(bytes))
+    } else {
+      throw ImportError(reason: "not a property list (no bplist or XML header)")
     }
     visitsLeft = 4 * plist.bytes.count + 10_000
     let top = try plist.header(plist.topObject)
