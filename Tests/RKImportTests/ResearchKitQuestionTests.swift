@@ -12,11 +12,11 @@ final class ResearchKitArchive {
   /// A result of class `className` (superclasses `chain`) with identifier and dates.
   func result(
     _ className: String, chain: [String] = ["ORKQuestionResult", "ORKResult", "NSObject"],
-    id: String, _ fields: [(String, ArchiveBuilder.Value)]
+    id: String, userInfo: UInt64 = 0, _ fields: [(String, ArchiveBuilder.Value)]
   ) -> UInt64 {
     let base: [(String, ArchiveBuilder.Value)] = [
       ("identifier", .uid(builder.string(id))), ("startDate", .uid(builder.date(start))),
-      ("endDate", .uid(builder.date(start + 2.5))), ("userInfo", .uid(0)),
+      ("endDate", .uid(builder.date(start + 2.5))), ("userInfo", .uid(userInfo)),
     ]
     return builder.object(className, classes: [className] + chain, base + fields)
   }
@@ -29,12 +29,13 @@ final class ResearchKitArchive {
       [("results", .uid(builder.array(results)))] + extra)
   }
 
-  func task(_ id: String, _ steps: [UInt64], _ extra: [(String, ArchiveBuilder.Value)] = [])
-    -> UInt64
-  {
+  func task(
+    _ id: String, _ steps: [UInt64], userInfo: UInt64 = 0,
+    _ extra: [(String, ArchiveBuilder.Value)] = []
+  ) -> UInt64 {
     result(
       "ORKTaskResult", chain: ["ORKCollectionResult", "ORKResult", "NSObject"], id: id,
-      [("results", .uid(builder.array(steps)))] + extra)
+      userInfo: userInfo, [("results", .uid(builder.array(steps)))] + extra)
   }
 
   func dontKnow() -> UInt64 {
