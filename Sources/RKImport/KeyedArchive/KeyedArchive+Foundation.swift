@@ -47,10 +47,12 @@ extension KeyedArchive {
     case .inline(let header) where header.type == .date:
       return Instant(secondsSinceReferenceDate: plist.date(header))
     case .object(let object) where object.archiveClass.foundation == .date:
-      guard let time = try object.value(forKey: "NS.time"), let seconds = try number(time) else {
+      guard case .inline(let time)? = try object.value(forKey: "NS.time"),
+        let seconds = plist.double(time)
+      else {
         throw ImportError(location: "\(object.location) NS.time", reason: "missing or not a number")
       }
-      return Instant(secondsSinceReferenceDate: seconds.double)
+      return Instant(secondsSinceReferenceDate: seconds)
     default: return nil
     }
   }

@@ -151,9 +151,11 @@ final class KeyedArchive {
 
   /// The UID of `$class` in an object dictionary, or nil when it has none.
   private func classReference(_ header: PlistObjectHeader) throws(ImportError) -> UInt64? {
-    for index in 0..<header.count {
-      let key = try plist.header(try plist.childRef(header, index))
-      guard plist.string(key, equals: "$class") else { continue }
+    // NSKeyedArchiver writes `$class` last; search from the end.
+    for index in stride(from: header.count - 1, through: 0, by: -1) {
+      guard plist.string(ref: try plist.childRef(header, index), equals: "$class") else {
+        continue
+      }
       let value = try plist.header(try plist.childRef(header, header.count + index))
       guard value.type == .uid else { return nil }
       return plist.uid(value)
