@@ -73,25 +73,20 @@ final class KeyedArchiveHostileTests: XCTestCase {
     XCTAssertEqual(importError(builder.bytes(root: 50))?.reason, "root object 50 out of range")
   }
 
-  func testClassRecordWithoutName_Fails() {
+  func testClassRecordIsAString_Fails() {
     let builder = ArchiveBuilder()
-    let record = builder.inline(.string("not a class record"))
-    let task = builder.object("ORKTaskResult", classes: resultChain, [])
-    _ = record
-    // Point the task's $class at the string instead of its class record.
-    let bytes = builder.bytes(root: task)
-    var objects = builder.plist
-    for (index, object) in objects.enumerated() where object == .uid(3) {
-      objects[index] = .uid(record)
-    }
-    XCTAssertNotEqual(objects, builder.plist)
-    _ = bytes
+    let notARecord = builder.inline(.string("not a class record"))  // UID 1
+    let task = builder.object("ORKTaskResult", classes: resultChain, [])  // UID 2, record 3
+    _ = builder.bytes(root: task)
+    // Point the task's $class (UID 3) at the string instead of its class record.
+    let objects = builder.plist.map { $0 == .uid(3) ? .uid(notARecord) : $0 }
     let error = importError(BPlistWriter.write(objects, top: objects.count - 1))
     XCTAssertEqual(error?.reason, "class record is a string")
   }
 
   func testMissingArchiveKeys_Fails() {
-    let bytes = BPlistWriter.write([.dictionary(keys: [1], values: [2]), .string("a"), .integer(1)], top: 0)
+    let bytes = BPlistWriter.write(
+      [.dictionary(keys: [1], values: [2]), .string("a"), .integer(1)], top: 0)
     XCTAssertEqual(
       importError(bytes)?.reason, "not a keyed archive: $archiver, $objects or $top missing")
   }

@@ -63,7 +63,10 @@ final class ResearchKitQuestionTests: XCTestCase {
     let record = try rk.only(
       rk.result(
         "ORKBooleanQuestionResult", id: "smoker",
-        [("questionType", .int(7)), ("typedAnswerOrNoAnswer", .uid(rk.builder.inline(.bool(true))))]))
+        [
+          ("questionType", .int(7)),
+          ("typedAnswerOrNoAnswer", .uid(rk.builder.inline(.bool(true)))),
+        ]))
     XCTAssertEqual(record.answer, .boolean(true))
     XCTAssertEqual(record.answerType, .boolean)
     XCTAssertEqual(record.questionType, 7)
@@ -121,7 +124,8 @@ final class ResearchKitQuestionTests: XCTestCase {
       "ORKChoiceQuestionResult", id: "q", [("choiceAnswers", .uid(rk.builder.string("secret")))])
     XCTAssertThrowsError(try rk.runs([result])) { error in
       let importError = error as? ImportError
-      XCTAssertEqual(importError?.location, "object \(result) (ORKChoiceQuestionResult) choiceAnswers")
+      XCTAssertEqual(
+        importError?.location, "object \(result) (ORKChoiceQuestionResult) choiceAnswers")
       XCTAssertEqual(importError?.reason, "expected an array, found a string")
       XCTAssertFalse("\(error)".contains("secret"))
     }
@@ -146,23 +150,27 @@ final class ResearchKitQuestionTests: XCTestCase {
         ]))
     XCTAssertEqual(
       record.answer,
-      .numeric(NumberValue(text: "72.5", double: 72.5, isInteger: false), unit: "kg", displayUnit: "kg"))
+      .numeric(
+        NumberValue(text: "72.5", double: 72.5, isInteger: false), unit: "kg", displayUnit: "kg"))
   }
 
   func testScalarFamilies_ScaleIntervalSESComponents() throws {
     let rk = ResearchKitArchive()
     let b = rk.builder
-    let scale = rk.result("ORKScaleQuestionResult", id: "s", [("scaleAnswer", .uid(b.inline(.real(3.5))))])
+    let scale = rk.result(
+      "ORKScaleQuestionResult", id: "s", [("scaleAnswer", .uid(b.inline(.real(3.5))))])
     let interval = rk.result(
       "ORKTimeIntervalQuestionResult", id: "t", [("intervalAnswer", .uid(b.inline(.integer(90))))])
-    let ses = rk.result("ORKSESQuestionResult", id: "r", [("rungPicked", .uid(b.inline(.integer(4))))])
+    let ses = rk.result(
+      "ORKSESQuestionResult", id: "r", [("rungPicked", .uid(b.inline(.integer(4))))])
     let components = rk.result(
       "ORKMultipleComponentQuestionResult", id: "m",
       [
         ("componentsAnswer", .uid(b.array([b.string("5"), b.string("ft")]))),
         ("separator", .uid(b.string(" "))),
       ])
-    let records = try XCTUnwrap(rk.runs([scale, interval, ses, components]).first?.steps.first?.results)
+    let records = try XCTUnwrap(
+      rk.runs([scale, interval, ses, components]).first?.steps.first?.results)
     XCTAssertEqual(
       records.map(\.answer),
       [
@@ -175,9 +183,11 @@ final class ResearchKitQuestionTests: XCTestCase {
   func testTimeOfDay_DarwinComponents() throws {
     let rk = ResearchKitArchive()
     let components = rk.builder.object(
-      "NSDateComponents", [("NS.hour", .int(21)), ("NS.minute", .int(5)), ("NS.leapMonth", .int(0))])
+      "NSDateComponents",
+      [("NS.hour", .int(21)), ("NS.minute", .int(5)), ("NS.leapMonth", .int(0))])
     let record = try rk.only(
-      rk.result("ORKTimeOfDayQuestionResult", id: "bed", [("dateComponentsAnswer", .uid(components))]))
+      rk.result(
+        "ORKTimeOfDayQuestionResult", id: "bed", [("dateComponentsAnswer", .uid(components))]))
     XCTAssertEqual(record.answer, .timeOfDay(TimeOfDay(hour: 21, minute: 5)))
   }
 

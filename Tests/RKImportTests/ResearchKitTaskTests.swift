@@ -9,8 +9,16 @@ final class ResearchKitTaskTests: XCTestCase {
     let rk = ResearchKitArchive()
     let b = rk.builder
     let uuid = b.object(
-      "NSUUID", [("NS.uuidbytes", .data([0x59, 0xC6, 0x29, 0x3B, 0x55, 0x60, 0x4E, 0x37,
-        0x8F, 0xB8, 0x77, 0xB3, 0x17, 0x6C, 0x83, 0x98]))])
+      "NSUUID",
+      [
+        (
+          "NS.uuidbytes",
+          .data([
+            0x59, 0xC6, 0x29, 0x3B, 0x55, 0x60, 0x4E, 0x37,
+            0x8F, 0xB8, 0x77, 0xB3, 0x17, 0x6C, 0x83, 0x98,
+          ])
+        )
+      ])
     let device = b.object(
       "ORKDevice",
       [
@@ -18,7 +26,8 @@ final class ResearchKitTaskTests: XCTestCase {
         ("osVersion", .uid(b.string("17.4"))), ("osBuild", .uid(b.string("21E219"))),
       ])
     let info = b.object(
-      "NSDictionary", [("NS.keys", .uids([b.string("site")])), ("NS.objects", .uids([b.string("A")]))])
+      "NSDictionary",
+      [("NS.keys", .uids([b.string("site")])), ("NS.objects", .uids([b.string("A")]))])
     let step = rk.step("intro", [], [("enabledAssistiveTechnology", .uid(b.string("VoiceOver")))])
     let root = rk.task(
       "survey", [step], userInfo: info,
@@ -158,13 +167,15 @@ final class ResearchKitTaskTests: XCTestCase {
     let absolute = rk.result(
       "ORKFileResult", chain: chain, id: "b",
       [("fileURL", .uid(b.string("file:///var/mobile/x%C3%A9.json")))])
-    let url = b.object("NSURL", [("NS.base", .uid(0)), ("NS.relative", .uid(b.string("file:///tmp/a%20b")))])
+    let url = b.object(
+      "NSURL", [("NS.base", .uid(0)), ("NS.relative", .uid(b.string("file:///tmp/a%20b")))])
     let old = rk.result("ORKFileResult", chain: chain, id: "c", [("fileURL", .uid(url))])
     let records = try XCTUnwrap(rk.runs([relative, absolute, old]).first?.steps.first?.results)
     XCTAssertEqual(
       records.map(\.answer),
       [
-        .file(FileAnswer(path: "Library/Application Support/rec/audio_1.m4a", contentType: "audio/mp4")),
+        .file(
+          FileAnswer(path: "Library/Application Support/rec/audio_1.m4a", contentType: "audio/mp4")),
         .file(FileAnswer(path: "/var/mobile/xé.json")), .file(FileAnswer(path: "/tmp/a b")),
       ])
   }

@@ -29,12 +29,14 @@ final class XMLPlistReaderTests: XCTestCase {
     case .data: return .data(document.data(header))
     case .uid: return .string("UID \(document.uid(header))")
     case .array, .set:
-      return .array(try (0..<header.count).map { try plainValue(document, document.childRef(header, $0)) })
+      return .array(
+        try (0..<header.count).map { try plainValue(document, document.childRef(header, $0)) })
     case .dictionary:
       return .dictionary(
         try (0..<header.count).map { index in
           let key = try document.string(document.header(document.childRef(header, index)))
-          return Field(key, try plainValue(document, document.childRef(header, header.count + index)))
+          return Field(
+            key, try plainValue(document, document.childRef(header, header.count + index)))
         })
     case .null: return .null
     }
@@ -64,7 +66,9 @@ final class XMLPlistReaderTests: XCTestCase {
       result,
       .array([
         .string("a & b <c> é🙂"), .number(NumberValue(-42)),
-        .number(NumberValue(text: "18446744073709551615", double: 18446744073709551615, isInteger: false)),
+        .number(
+          NumberValue(
+            text: "18446744073709551615", double: 18_446_744_073_709_551_615, isInteger: false)),
         .number(NumberValue(2.5)), .bool(true), .bool(false),
         .date(Instant(secondsSinceReferenceDate: 485_120_065)), .data([1, 2, 3, 4]),
         .string(""), .dictionary([]),
@@ -82,7 +86,8 @@ final class XMLPlistReaderTests: XCTestCase {
   }
 
   func testDeepNesting_TenThousandArrays_FailsCleanly() {
-    let xml = "<plist>" + String(repeating: "<array>", count: 10_000)
+    let xml =
+      "<plist>" + String(repeating: "<array>", count: 10_000)
       + String(repeating: "</array>", count: 10_000) + "</plist>"
     XCTAssertThrowsError(try XMLPlistReader.transcode(Array(xml.utf8))) { error in
       XCTAssertTrue((error as? ImportError)?.reason.contains("nesting deeper than 256") == true)

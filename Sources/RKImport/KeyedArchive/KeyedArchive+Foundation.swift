@@ -123,7 +123,8 @@ extension KeyedArchive {
       var result = [(key: ArchiveValue, value: ArchiveValue)]()
       for index in 0..<header.count {
         let key = try resolve(ref: try plist.childRef(header, index), depth: depth + 1)
-        let item = try resolve(ref: try plist.childRef(header, header.count + index), depth: depth + 1)
+        let item = try resolve(
+          ref: try plist.childRef(header, header.count + index), depth: depth + 1)
         result.append((key, item))
       }
       return result
@@ -154,9 +155,11 @@ extension KeyedArchive {
       try string(v)
     }
     guard let relative else { return nil }
-    guard let base = try object.value(forKey: "NS.base").flatMap({ v throws(ImportError) in
-      try urlString(v)
-    }) else { return relative }
+    guard
+      let base = try object.value(forKey: "NS.base").flatMap({ v throws(ImportError) in
+        try urlString(v)
+      })
+    else { return relative }
     return URLText.resolve(relative, against: base)
   }
 }

@@ -72,7 +72,8 @@ struct BPlistDocument: Sendable {
       throw ImportError(location: place, reason: "object count \(count) does not fit the file")
     }
     guard top < count else {
-      throw ImportError(location: place, reason: "top object \(top) out of range (\(count) objects)")
+      throw ImportError(
+        location: place, reason: "top object \(top) out of range (\(count) objects)")
     }
     guard table >= 8, table <= UInt64(trailer),
       UInt64(trailer) - table >= count * UInt64(offsetSize)
