@@ -37,8 +37,12 @@ final class KeyedArchiveFoundationTests: XCTestCase {
   func testFixture_ComplexBinary_DictionaryNullURLUUID() throws {
     let value = try rootValue(corelibsFixture("NSKeyedUnarchiver-ComplexTest.plist"))
     let expected = KeyedValue.dictionary([
-      Field("array", .array([.null, .string("hello"), .number(NumberValue(34545)),
-        .dictionary([Field("key", .string("val"))])])),
+      Field(
+        "array",
+        .array([
+          .null, .string("hello"), .number(NumberValue(34545)),
+          .dictionary([Field("key", .string("val"))]),
+        ])),
       Field("string", .string("hello")),
       Field("url", .string("https://www.swift.org/index.xml")),
       Field("uuid", .string("71DC068E-3420-45FF-919E-3A267D55EC22")),
@@ -87,9 +91,10 @@ final class KeyedArchiveFoundationTests: XCTestCase {
   }
 
   func testFixture_EmptySets_DecodeAsEmptyArrays() throws {
-    for name in ["NSSet-Empty.archive", "NSMutableSet-Empty.archive",
-      "NSOrderedSet-Empty.archive", "NSMutableOrderedSet-Empty.archive"]
-    {
+    for name in [
+      "NSSet-Empty.archive", "NSMutableSet-Empty.archive",
+      "NSOrderedSet-Empty.archive", "NSMutableOrderedSet-Empty.archive",
+    ] {
       XCTAssertEqual(try rootValue(corelibsFixture(name)), .array([]), name)
     }
   }
@@ -103,7 +108,8 @@ final class KeyedArchiveFoundationTests: XCTestCase {
         fields: [
           Field("NS.name", .string("notification-name")),
           Field("NS.object", .string("notification-object")),
-          Field("NS.userinfo", .dictionary([Field("notification-key", .string("notification-val"))])),
+          Field(
+            "NS.userinfo", .dictionary([Field("notification-key", .string("notification-val"))])),
         ]))
   }
 

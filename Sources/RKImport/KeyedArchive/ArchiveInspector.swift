@@ -11,7 +11,8 @@ public enum ArchiveInspector {
     let archive = try KeyedArchive(bytes: bytes)
     var renderer = Renderer(archive: archive)
     renderer.lines.append(
-      "NSKeyedArchiver archive: \(archive.objectRefs.count) objects, root object \(archive.rootUID)")
+      "NSKeyedArchiver archive: \(archive.objectRefs.count) objects, root object \(archive.rootUID)"
+    )
     try renderer.render(try archive.root(), label: "root", indent: 0)
     return renderer.lines.joined(separator: "\n") + "\n"
   }

@@ -24,8 +24,7 @@ struct ArchivedObject {
     let stored = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     let plist = archive.plist
     for index in 0..<header.count {
-      let keyHeader = try plist.header(try plist.childRef(header, index))
-      if plist.string(keyHeader, equals: stored) {
+      if plist.string(ref: try plist.childRef(header, index), equals: stored) {
         return try plist.childRef(header, header.count + index)
       }
     }

@@ -16,9 +16,10 @@ enum DecimalNumberDecoder {
     }
     let exponent = try integer("NS.exponent") ?? 0
     let length = try integer("NS.length") ?? 0
-    let negative = try object.value(forKey: "NS.negative").flatMap { v throws(ImportError) in
-      try archive.bool(v)
-    } ?? false
+    let negative =
+      try object.value(forKey: "NS.negative").flatMap { v throws(ImportError) in
+        try archive.bool(v)
+      } ?? false
     let littleEndian = try integer("NS.mantissa.bo") ?? 1 == 1
     guard (-128...127).contains(exponent), (0...8).contains(length) else {
       throw ImportError(

@@ -25,7 +25,8 @@ extension KeyedArchive {
   /// The index in `classes` of the class record with UID `uid`, read once and cached.
   func archiveClass(uid: UInt64, for number: Int) throws(ImportError) -> Int {
     guard uid > 0, uid < UInt64(objectRefs.count) else {
-      throw ImportError(location: "object \(number) $class", reason: "reference \(uid) out of range")
+      throw ImportError(
+        location: "object \(number) $class", reason: "reference \(uid) out of range")
     }
     let slot = Int(uid)
     if classSlots[slot] >= 0 { return Int(classSlots[slot]) }
@@ -48,7 +49,9 @@ extension KeyedArchive {
         }
       }
     }
-    guard let name else { throw ImportError(location: place, reason: "class record without $classname") }
+    guard let name else {
+      throw ImportError(location: place, reason: "class record without $classname")
+    }
     if chain.first != name { chain.insert(name, at: 0) }
     let foundation = chain.lazy.compactMap { FoundationClass.byName[$0] }.first
     classes.append(ArchiveClass(name: name, chain: chain, foundation: foundation))

@@ -47,10 +47,12 @@ extension KeyedArchive {
     case .inline(let header) where header.type == .date:
       return Instant(secondsSinceReferenceDate: plist.date(header))
     case .object(let object) where object.archiveClass.foundation == .date:
-      guard let time = try object.value(forKey: "NS.time"), let seconds = try number(time) else {
+      guard case .inline(let time)? = try object.value(forKey: "NS.time"),
+        let seconds = plist.double(time)
+      else {
         throw ImportError(location: "\(object.location) NS.time", reason: "missing or not a number")
       }
-      return Instant(secondsSinceReferenceDate: seconds.double)
+      return Instant(secondsSinceReferenceDate: seconds)
     default: return nil
     }
   }
@@ -121,7 +123,8 @@ extension KeyedArchive {
       var result = [(key: ArchiveValue, value: ArchiveValue)]()
       for index in 0..<header.count {
         let key = try resolve(ref: try plist.childRef(header, index), depth: depth + 1)
-        let item = try resolve(ref: try plist.childRef(header, header.count + index), depth: depth + 1)
+        let item = try resolve(
+          ref: try plist.childRef(header, header.count + index), depth: depth + 1)
         result.append((key, item))
       }
       return result
@@ -152,9 +155,11 @@ extension KeyedArchive {
       try string(v)
     }
     guard let relative else { return nil }
-    guard let base = try object.value(forKey: "NS.base").flatMap({ v throws(ImportError) in
-      try urlString(v)
-    }) else { return relative }
+    guard
+      let base = try object.value(forKey: "NS.base").flatMap({ v throws(ImportError) in
+        try urlString(v)
+      })
+    else { return relative }
     return URLText.resolve(relative, against: base)
   }
 }

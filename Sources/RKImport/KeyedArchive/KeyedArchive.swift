@@ -40,8 +40,10 @@ final class KeyedArchive {
   init(bytes: [UInt8]) throws(ImportError) {
     if bytes.starts(with: BPlistDocument.magic) {
       plist = try BPlistDocument(bytes: bytes)
-    } else {
+    } else if XMLPlistReader.looksLikeXML(bytes) {
       plist = try BPlistDocument(bytes: try XMLPlistReader.transcode(bytes))
+    } else {
+      throw ImportError(reason: "not a property list (no bplist or XML header)")
     }
     visitsLeft = 4 * plist.bytes.count + 10_000
     let top = try plist.header(plist.topObject)
@@ -149,9 +151,11 @@ final class KeyedArchive {
 
   /// The UID of `$class` in an object dictionary, or nil when it has none.
   private func classReference(_ header: PlistObjectHeader) throws(ImportError) -> UInt64? {
-    for index in 0..<header.count {
-      let key = try plist.header(try plist.childRef(header, index))
-      guard plist.string(key, equals: "$class") else { continue }
+    // NSKeyedArchiver writes `$class` last; search from the end.
+    for index in stride(from: header.count - 1, through: 0, by: -1) {
+      guard plist.string(ref: try plist.childRef(header, index), equals: "$class") else {
+        continue
+      }
       let value = try plist.header(try plist.childRef(header, header.count + index))
       guard value.type == .uid else { return nil }
       return plist.uid(value)

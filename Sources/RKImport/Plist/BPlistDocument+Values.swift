@@ -82,6 +82,42 @@ extension BPlistDocument {
     return String(decoding: units, as: UTF16.self)
   }
 
+  /// Whether object `ref` is an ASCII string equal to `key`: the hot path of key lookup, reading
+  /// the marker directly instead of a full header. Falls back to `header` for long or UTF-16
+  /// strings; any malformed object simply does not match.
+  func string(ref: Int, equals key: String) -> Bool {
+    let utf8 = key.utf8
+    let count = utf8.count
+    guard count < 15, let start = try? offset(of: ref) else {
+      guard let header = try? header(ref) else { return false }
+      return string(header, equals: key)
+    }
+    let marker = bytes[start]
+    guard marker == 0x50 | UInt8(count) else {
+      // A short key can only also be stored as UTF-16 (0x6n) or UTF-8 (0x7n).
+      guard marker >> 4 == 0x6 || marker >> 4 == 0x7, let header = try? header(ref) else {
+        return false
+      }
+      return string(header, equals: key)
+    }
+    guard start + 1 + count <= offsetTableOffset else { return false }
+    var index = start + 1
+    for byte in utf8 {
+      if bytes[index] != byte { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// An integer or real object as a Double (no text): dates and counts.
+  func double(_ header: PlistObjectHeader) -> Double? {
+    switch header.type {
+    case .integer: Double(integer(header))
+    case .real: real(header)
+    default: nil
+    }
+  }
+
   /// Whether object `header` is a string equal to `key`, compared without building a String.
   func string(_ header: PlistObjectHeader, equals key: String) -> Bool {
     guard header.type == .string else { return false }

@@ -72,7 +72,8 @@ struct BPlistDocument: Sendable {
       throw ImportError(location: place, reason: "object count \(count) does not fit the file")
     }
     guard top < count else {
-      throw ImportError(location: place, reason: "top object \(top) out of range (\(count) objects)")
+      throw ImportError(
+        location: place, reason: "top object \(top) out of range (\(count) objects)")
     }
     guard table >= 8, table <= UInt64(trailer),
       UInt64(trailer) - table >= count * UInt64(offsetSize)
@@ -85,13 +86,21 @@ struct BPlistDocument: Sendable {
   }
 
   /// The unsigned big-endian integer of `size` bytes at `offset` (the caller checked bounds).
+  @inline(__always)
   static func bigEndian(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+    // Reference and offset sizes are almost always 1 or 2 bytes: read those directly.
+    switch size {
+    case 1: return UInt64(bytes[offset])
+    case 2: return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1])
+    default: break
+    }
     var value: UInt64 = 0
     for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
     return value
   }
 
   /// The byte offset of object `ref`, checked to lie between the header and the offset table.
+  @inline(__always)
   func offset(of ref: Int) throws(ImportError) -> Int {
     guard ref >= 0, ref < objectCount else {
       throw ImportError(reason: "reference to object \(ref) out of range (\(objectCount) objects)")
@@ -187,6 +196,7 @@ struct BPlistDocument: Sendable {
 
   /// The `index`-th reference inside an array, set or dictionary payload (dictionary values
   /// start at `count`), checked against the object count.
+  @inline(__always)
   func childRef(_ header: PlistObjectHeader, _ index: Int) throws(ImportError) -> Int {
     let value = Self.bigEndian(bytes, at: header.payloadOffset + index * refSize, size: refSize)
     guard value < UInt64(objectCount) else {

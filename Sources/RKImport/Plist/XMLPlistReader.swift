@@ -21,6 +21,13 @@ struct XMLPlistReader {
     return BPlistWriter.write(reader.objects, top: top)
   }
 
+  /// Whether `bytes` starts like XML (after an optional BOM and whitespace).
+  static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    return index < bytes.count && bytes[index] == UInt8(ascii: "<")
+  }
+
   private init(bytes: [UInt8]) {
     self.bytes = bytes
   }

@@ -84,8 +84,10 @@ enum LocationQuestionFamily: QuestionFamily {
       }
       if !texts.isEmpty { return texts.joined(separator: ", ") }
     }
-    let parts = ["Street", "SubLocality", "City", "SubAdministrativeArea", "State", "ZIP", "Country"]
-      .compactMap(text)
+    let parts = [
+      "Street", "SubLocality", "City", "SubAdministrativeArea", "State", "ZIP", "Country",
+    ]
+    .compactMap(text)
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
   }
 }

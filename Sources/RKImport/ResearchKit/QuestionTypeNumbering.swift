@@ -5,14 +5,14 @@ import RKModel
 /// (DateAndTime 9, Date 10) and ≥ 1.5, where MultiplePicker was inserted at 4 (DateAndTime 10,
 /// Date 11). Later insertions (Height, Weight, SES…) happened above Date.
 enum QuestionTypeNumbering: Sendable, Equatable {
-  case upTo1_4
-  case from1_5
+  case throughVersion1Point4
+  case fromVersion1Point5
 
   /// True for a date-only question, false for date-and-time, nil for other values.
   func isDateOnly(questionType: Int) -> Bool? {
     switch (self, questionType) {
-    case (.upTo1_4, 9), (.from1_5, 10): false
-    case (.upTo1_4, 10), (.from1_5, 11): true
+    case (.throughVersion1Point4, 9), (.fromVersion1Point5, 10): false
+    case (.throughVersion1Point4, 10), (.fromVersion1Point5, 11): true
     default: nil
     }
   }
@@ -32,8 +32,8 @@ struct QuestionTypeEvidence: Sendable {
   /// The numbering all evidence agrees on, or nil.
   var numbering: QuestionTypeNumbering? {
     switch (sawOld, sawNew) {
-    case (true, false): .upTo1_4
-    case (false, true): .from1_5
+    case (true, false): .throughVersion1Point4
+    case (false, true): .fromVersion1Point5
     default: nil
     }
   }

@@ -1,15 +1,22 @@
 // ResearchKit's result hierarchy → RKModel: task, step and result records (formats.md §3).
 import RKModel
 
+/// ORKResult's own keys, read into every record.
+enum ResultKeys {
+  static func isBase(_ key: String) -> Bool {
+    switch key {
+    case "identifier", "startDate", "endDate", "userInfo": true
+    default: false
+    }
+  }
+}
+
 /// Decodes `ORKTaskResult` trees from any syntax that implements `ResultObject`.
 ///
 /// Usage: call `taskRun(from:)` for each root task result, then `finish(_:)` once with all
 /// runs of the same input, which settles date-only answers from the archive-wide
 /// `questionType` numbering.
 struct ResearchKitDecoder<Object: ResultObject> {
-  /// ORKResult's own keys, read into every record.
-  static var baseKeys: Set<String> { ["identifier", "startDate", "endDate", "userInfo"] }
-
   private var evidence = QuestionTypeEvidence()
 
   init() {}
@@ -36,8 +43,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if case .dictionary(let entries)? = try task.keyedValue("userInfo") {
       for entry in entries { run.metadata.append(Field("userInfo." + entry.name, entry.value)) }
     }
-    let known = Self.baseKeys.union(["results", "taskRunUUID", "outputDirectory", "device"])
-    run.metadata += try unknownFields(of: task, known: known)
+    run.metadata += try unknownFields(of: task) { key in
+      ["results", "taskRunUUID", "outputDirectory", "device"].contains(key)
+    }
     run.steps = try steps(in: task)
     return run
   }
@@ -75,8 +83,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if let userInfo = try step.keyedValue("userInfo") {
       record.extra.append(Field("userInfo", userInfo))
     }
-    let known = Self.baseKeys.union(["results", "enabledAssistiveTechnology"])
-    record.extra += try unknownFields(of: step, known: known)
+    record.extra += try unknownFields(of: step) { key in
+      key == "results" || key == "enabledAssistiveTechnology"
+    }
     return record
   }
 
@@ -93,7 +102,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
       record.extra.append(Field("userInfo", userInfo))
     }
     record.extra += extra
-    guard let ownKeys = family.ownKeys else { return record }
+    guard !family.keepsAllKeys else { return record }
     if let type = try result.number("questionType") {
       record.questionType = Int(exactly: type.double)
     }
@@ -101,16 +110,17 @@ struct ResearchKitDecoder<Object: ResultObject> {
       evidence.note(family.answerType, questionType: record.questionType)
       if try result.hasKey("typedAnswerOrNoAnswer") { evidence.noteNewLayout() }
     }
-    record.extra += try unknownFields(of: result, known: Self.baseKeys.union(ownKeys))
+    record.extra += try unknownFields(of: result, reads: family.readsKey)
     return record
   }
 
-  /// Keys not in `known`, decoded generically (app and fork additions such as `questionText`).
+  /// Keys neither ORKResult's nor read by `reads`, decoded generically (app and fork
+  /// additions such as `questionText`).
   private func unknownFields(
-    of object: Object, known: Set<String>
+    of object: Object, reads: (String) -> Bool
   ) throws(ImportError) -> [Field] {
     var fields = [Field]()
-    for key in try object.keys() where !known.contains(key) {
+    for key in try object.keys() where !ResultKeys.isBase(key) && !reads(key) {
       fields.append(Field(key, try object.keyedValue(key) ?? .null))
     }
     return fields

@@ -7,8 +7,10 @@ import RKModel
 /// key the family does not name into the record's `extra`, so nothing is dropped.
 protocol ResultFamily: Sendable {
   static var answerType: AnswerType { get }
-  /// Keys the family reads itself, or nil when it keeps every key (generic results).
-  static var ownKeys: Set<String>? { get }
+  /// Whether the family keeps every key as a field (generic results).
+  static var keepsAllKeys: Bool { get }
+  /// Whether the family reads `key` itself (so it does not belong in `extra`).
+  static func readsKey(_ key: String) -> Bool
   /// The answer; `extra` receives values the family read but could not type.
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
@@ -59,8 +61,13 @@ protocol QuestionFamily: ResultFamily {
 extension QuestionFamily {
   static var detailKeys: [String] { [] }
 
-  static var ownKeys: Set<String>? {
-    Set(["questionType", "typedAnswerOrNoAnswer", "noAnswerType", legacyKey] + detailKeys)
+  static var keepsAllKeys: Bool { false }
+
+  static func readsKey(_ key: String) -> Bool {
+    switch key {
+    case "questionType", "typedAnswerOrNoAnswer", "noAnswerType": true
+    default: key == legacyKey || detailKeys.contains(key)
+    }
   }
 
   static func answer<Object: ResultObject>(
@@ -79,13 +86,15 @@ extension QuestionFamily {
 /// key except ORKResult's is kept as a generic field.
 enum GenericResultFamily: ResultFamily {
   static let answerType = AnswerType.other
-  static let ownKeys: Set<String>? = nil
+  static let keepsAllKeys = true
+
+  static func readsKey(_ key: String) -> Bool { true }
 
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
   ) throws(ImportError) -> Answer {
     var fields = [Field]()
-    for key in try object.keys() where !ResearchKitDecoder<Object>.baseKeys.contains(key) {
+    for key in try object.keys() where !ResultKeys.isBase(key) {
       fields.append(Field(key, try object.keyedValue(key) ?? .null))
     }
     return .fields(fields)
@@ -96,7 +105,11 @@ enum GenericResultFamily: ResultFamily {
 /// NSURL object in 1.0.0), `contentType`, `fileName` (≥ 2.1.1).
 enum FileResultFamily: ResultFamily {
   static let answerType = AnswerType.file
-  static let ownKeys: Set<String>? = ["fileURL", "contentType", "fileName"]
+  static let keepsAllKeys = false
+
+  static func readsKey(_ key: String) -> Bool {
+    key == "fileURL" || key == "contentType" || key == "fileName"
+  }
 
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
