@@ -10,7 +10,9 @@ public enum ISO8601 {
   /// ISO 8601 with milliseconds at a fixed offset from UTC: `Z` when 0, else `±HH:MM`.
   public static func format(millisecondsSince1970 ms: Int64, offsetSeconds: Int) -> String {
     // Beyond ±285,000 years there is no calendar date worth writing (and arithmetic would trap).
-    guard ms.magnitude < 9_000_000_000_000_000, offsetSeconds.magnitude < 1_000_000 else { return "" }
+    guard ms.magnitude < 9_000_000_000_000_000, offsetSeconds.magnitude < 1_000_000 else {
+      return ""
+    }
     let local = ms + Int64(offsetSeconds) * 1000
     let parts = CivilTime(millisecondsSince1970: local)
     var bytes = [UInt8]()
@@ -33,7 +35,9 @@ public enum ISO8601 {
 
   /// The local calendar date `YYYY-MM-DD` of an instant at a fixed offset from UTC.
   public static func localDate(millisecondsSince1970 ms: Int64, offsetSeconds: Int) -> String {
-    guard ms.magnitude < 9_000_000_000_000_000, offsetSeconds.magnitude < 1_000_000 else { return "" }
+    guard ms.magnitude < 9_000_000_000_000_000, offsetSeconds.magnitude < 1_000_000 else {
+      return ""
+    }
     let parts = CivilTime(millisecondsSince1970: ms + Int64(offsetSeconds) * 1000)
     var bytes = [UInt8]()
     parts.appendDate(to: &bytes)

@@ -48,6 +48,7 @@ public final class TimeZoneRule: @unchecked Sendable {
 
   /// ISO 8601 text of an instant in this zone, with milliseconds.
   public func format(millisecondsSince1970 ms: Int64) -> String {
-    ISO8601.format(millisecondsSince1970: ms, offsetSeconds: offsetSeconds(atMillisecondsSince1970: ms))
+    ISO8601.format(
+      millisecondsSince1970: ms, offsetSeconds: offsetSeconds(atMillisecondsSince1970: ms))
   }
 }

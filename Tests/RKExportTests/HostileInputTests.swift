@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 final class HostileInputTests: XCTestCase {
-  static let hostile = Workdir.packageRoot.appendingPathComponent("Tests/RKExportTests/Fixtures/hostile")
+  static let hostile = Workdir.packageRoot.appendingPathComponent(
+    "Tests/RKExportTests/Fixtures/hostile")
 
   /// Expected status per file, from the fixture README (several where the README allows several).
   static let expected: [String: Set<String>] = [
@@ -29,14 +30,16 @@ final class HostileInputTests: XCTestCase {
 
   func testExport_HostileFolder_ExportsGoodListsBadExitsOne() throws {
     let dir = try Workdir()
-    let result = try dir.run([HostileInputTests.hostile.path, "--out", "out", "--jobs", "2"], timeout: 60)
+    let result = try dir.run(
+      [HostileInputTests.hostile.path, "--out", "out", "--jobs", "2"], timeout: 60)
     XCTAssertEqual(result.status, 1, result.command + "\n" + result.stderr)
 
     let inputs = try dir.readCSV("out/inputs.csv")
     XCTAssertEqual(inputs.first, ["path", "format", "status", "task_runs", "answers", "error"])
     var seen: [String: [String]] = [:]
     for row in inputs.dropFirst() { seen[row[0]] = row }
-    XCTAssertEqual(Set(seen.keys), Set(HostileInputTests.expected.keys), "every file is listed once")
+    XCTAssertEqual(
+      Set(seen.keys), Set(HostileInputTests.expected.keys), "every file is listed once")
     for (file, allowed) in HostileInputTests.expected {
       guard let row = seen[file] else { continue }
       XCTAssertTrue(allowed.contains(row[2]), "\(file): status \(row[2]), expected \(allowed)")
@@ -51,17 +54,25 @@ final class HostileInputTests: XCTestCase {
     // The good archives are exported in full: both runs appear in task_runs.csv.
     let runs = try dir.readCSV("out/task_runs.csv")
     let sources = Set(runs.dropFirst().map { $0[7] })
-    XCTAssertTrue(sources.isSuperset(of: ["good-rk1-eligibility.archive", "good-rk3-fever.archive"]))
+    XCTAssertTrue(
+      sources.isSuperset(of: ["good-rk1-eligibility.archive", "good-rk3-fever.archive"]))
   }
 
   func testExport_HostileFolder_ReasonsNameTheProblem() throws {
     let dir = try Workdir()
     try dir.run([HostileInputTests.hostile.path, "--out", "out"], timeout: 60)
     var errors: [String: String] = [:]
-    for row in try dir.readCSV("out/inputs.csv").dropFirst() { errors[row[0]] = row[5].lowercased() }
-    XCTAssertTrue(errors["cyclic-uid.archive"]?.contains("cycle") ?? false, errors["cyclic-uid.archive"] ?? "")
-    XCTAssertTrue(errors["uid-out-of-range.archive"]?.contains("out of range") ?? false, errors["uid-out-of-range.archive"] ?? "")
-    XCTAssertTrue(errors["deep-plist-nesting.archive"]?.contains("deep") ?? false, errors["deep-plist-nesting.archive"] ?? "")
+    for row in try dir.readCSV("out/inputs.csv").dropFirst() {
+      errors[row[0]] = row[5].lowercased()
+    }
+    XCTAssertTrue(
+      errors["cyclic-uid.archive"]?.contains("cycle") ?? false, errors["cyclic-uid.archive"] ?? "")
+    XCTAssertTrue(
+      errors["uid-out-of-range.archive"]?.contains("out of range") ?? false,
+      errors["uid-out-of-range.archive"] ?? "")
+    XCTAssertTrue(
+      errors["deep-plist-nesting.archive"]?.contains("deep") ?? false,
+      errors["deep-plist-nesting.archive"] ?? "")
   }
 
   func testExport_SameInputs_IdenticalOutputsWhateverTheJobs() throws {
@@ -70,7 +81,10 @@ final class HostileInputTests: XCTestCase {
     let one = try dir.run([samples, "--out", "one", "--jobs", "1"])
     let two = try dir.run([samples, "--out", "two", "--jobs", "2"])
     XCTAssertEqual(one.status, two.status)
-    let names = ["answers.csv", "steps.csv", "task_runs.csv", "inputs.csv", "summary.csv", "choices.csv", "codebook.csv"]
+    let names = [
+      "answers.csv", "steps.csv", "task_runs.csv", "inputs.csv", "summary.csv", "choices.csv",
+      "codebook.csv",
+    ]
     for name in names {
       let a = try Data(contentsOf: dir.root.appendingPathComponent("one/\(name)"))
       let b = try Data(contentsOf: dir.root.appendingPathComponent("two/\(name)"))

@@ -31,7 +31,8 @@ struct Workdir {
       Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("rkexport"),
       packageRoot.appendingPathComponent(".build/debug/rkexport"),
     ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      ?? candidates[2]
   }
 
   struct Output {
@@ -112,12 +113,18 @@ func parseCSV(_ text: String) -> [[String]] {
     if inQuotes {
       if c == "\"" {
         if let n = next() {
-          if n == "\"" { field.unicodeScalars.append("\"") } else {
+          if n == "\"" {
+            field.unicodeScalars.append("\"")
+          } else {
             inQuotes = false
             pending = n
           }
-        } else { inQuotes = false }
-      } else { field.unicodeScalars.append(c) }
+        } else {
+          inQuotes = false
+        }
+      } else {
+        field.unicodeScalars.append(c)
+      }
     } else if c == "\"" {
       inQuotes = true
     } else if c == "," {
