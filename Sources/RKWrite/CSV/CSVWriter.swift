@@ -22,6 +22,8 @@ public final class CSVWriter: RowSink {
   public var path: String { file.path }
   public let schema: TableSchema
   public let timeZone: TimeZoneRule
+  /// True when text cells are guarded against formula injection (`excelSafeText(_:)`).
+  public let excelSafe: Bool
   /// Data rows written so far (the header not counted).
   public private(set) var rowCount = 0
 
@@ -34,17 +36,23 @@ public final class CSVWriter: RowSink {
   /// - Parameters:
   ///   - path: the final file; its folder must exist.
   ///   - byteOrderMark: start with a UTF-8 BOM (EF BB BF) so that Excel on Windows reads UTF-8.
+  ///   - excelSafe: put `'` before text cells (header included) that a spreadsheet would run as
+  ///     a formula (`--excel-safe`; rules on `excelSafeText(_:)`). Off by default: R and pandas
+  ///     users want the text unchanged.
   public init(
-    path: String, schema: TableSchema, timeZone: TimeZoneRule = .utc, byteOrderMark: Bool = false
+    path: String, schema: TableSchema, timeZone: TimeZoneRule = .utc, byteOrderMark: Bool = false,
+    excelSafe: Bool = false
   ) throws {
     self.schema = schema
     self.timeZone = timeZone
+    self.excelSafe = excelSafe
     file = try AtomicFile(path: path)
     buffer.reserveCapacity(CSVWriter.bufferCapacity + 4096)
     if byteOrderMark { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
     for (index, column) in schema.columns.enumerated() {
       if index > 0 { buffer.append(0x2C) }
-      CSVFieldEncoder.appendText(column.name, to: &buffer)
+      CSVFieldEncoder.appendText(
+        excelSafe ? Self.excelSafeText(column.name) : column.name, to: &buffer)
     }
     buffer.append(0x0A)
   }
@@ -66,7 +74,11 @@ public final class CSVWriter: RowSink {
     for cell in row {
       if !first { bytes.append(0x2C) }
       first = false
-      CSVFieldEncoder.append(cell, zone: timeZone, to: &bytes)
+      if excelSafe {
+        CSVFieldEncoder.appendExcelSafe(cell, zone: timeZone, to: &bytes)
+      } else {
+        CSVFieldEncoder.append(cell, zone: timeZone, to: &bytes)
+      }
     }
     bytes.append(0x0A)
     swap(&bytes, &buffer)

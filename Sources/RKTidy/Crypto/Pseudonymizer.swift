@@ -1,0 +1,98 @@
+// Keyed, stable, one-way participant pseudonyms for `--pseudonymize-key-file` (design.md §4).
+
+/// Replaces participant ids with `p` + the first 16 hex digits of HMAC-SHA256(key, id).
+///
+/// - Stable: the same key and id give the same pseudonym in every run, so nightly exports and
+///   several sites sharing one key stay linkable.
+/// - One-way: without the key nobody can test a guessed id (ids such as `P001` are easy to guess,
+///   which is why a plain unkeyed hash would not do).
+/// - The id is hashed as its UTF-8 bytes, exactly as derived from the path (no trimming, no
+///   Unicode normalisation), so anyone holding the key can check a pseudonym with
+///   `printf %s P001 | openssl dgst -sha256 -mac HMAC -macopt hexkey:<key as hex>`.
+/// - An empty id (a file directly in the input root) stays empty.
+///
+/// **Why 16 hex digits (64 bits).** With n ids and b bits, the chance that any two ids share a
+/// pseudonym is about n² / 2^(b+1). For n = 10^6 participants: 64 bits give
+/// 10^12 / 2^65 ≈ 2.7 × 10^-8; 48 bits would give ≈ 1.8 × 10^-3, too high for a study that must
+/// never merge two people. **Why the `p`.** A bare hex string is all digits about once in 1,900
+/// ids ((10/16)^16), or looks like `1234e567…`, and Excel and type-guessing readers would turn it
+/// into a rounded number; a letter first keeps every pseudonym text.
+///
+/// ```swift
+/// let pseudonymizer = try Pseudonymizer(keyFileContents: bytes, path: "study.key")
+/// pseudonymizer.pseudonym(for: "P001")  // "p" + 16 lower-case hex digits
+/// ```
+public struct Pseudonymizer: Sendable {
+  /// Hex digits of the HMAC kept in a pseudonym (64 bits; see the type's discussion).
+  public static let hexDigitCount = 16
+  /// Put before the hex digits so no pseudonym reads as a number.
+  public static let prefix = "p"
+  /// Shorter keys are refused: 16 bytes (128 bits) is the least that resists guessing the key.
+  public static let minimumKeyByteCount = 16
+  /// Longer key files are refused as probably the wrong file (e.g. a data file); callers should
+  /// read at most this many bytes plus one.
+  public static let maximumKeyByteCount = 4096
+
+  private let mac: HMACSHA256
+
+  /// Uses `key` as is (no newline stripping).
+  ///
+  /// - Throws: `PseudonymKeyError` when the key is shorter than `minimumKeyByteCount` or longer
+  ///   than `maximumKeyByteCount` bytes; `path` is empty in that error.
+  public init(key: [UInt8]) throws {
+    try self.init(checkedKey: key, path: "", originalByteCount: key.count)
+  }
+
+  /// Uses the raw bytes of a key file, minus one trailing line end.
+  ///
+  /// One final `\n` (or `\r\n`) is removed, because `echo secret > study.key` and text editors
+  /// add one that the user never meant as part of the key; nothing else is trimmed. The rule
+  /// applies to every run alike, so a random binary key that happens to end in 0x0A still gives
+  /// the same pseudonyms each time.
+  ///
+  /// - Parameters:
+  ///   - keyFileContents: the file's bytes, unchanged.
+  ///   - path: the key file as the user named it, for the error message.
+  public init(keyFileContents: [UInt8], path: String) throws {
+    var key = keyFileContents
+    if key.last == 0x0A {
+      key.removeLast()
+      if key.last == 0x0D { key.removeLast() }
+    }
+    try self.init(checkedKey: key, path: path, originalByteCount: keyFileContents.count)
+  }
+
+  private init(checkedKey key: [UInt8], path: String, originalByteCount: Int) throws {
+    guard key.count >= Self.minimumKeyByteCount else {
+      throw PseudonymKeyError(path: path, reason: .tooShort(byteCount: key.count))
+    }
+    guard originalByteCount <= Self.maximumKeyByteCount else {
+      throw PseudonymKeyError(path: path, reason: .tooLong(byteCount: originalByteCount))
+    }
+    mac = HMACSHA256(key: key)
+  }
+
+  /// The pseudonym of one participant id; `""` stays `""`.
+  public func pseudonym(for participantID: String) -> String {
+    guard !participantID.isEmpty else { return "" }
+    let code = mac.code(for: Array(participantID.utf8))
+    var text = Self.prefix
+    for byte in code.prefix(Self.hexDigitCount / 2) {
+      text.append(Self.hexDigits[Int(byte >> 4)])
+      text.append(Self.hexDigits[Int(byte & 0x0F)])
+    }
+    return text
+  }
+
+  /// `path` with every occurrence of `participantID` replaced by its pseudonym, so a `source`
+  /// such as `P001/survey.archive` does not give the id away (`p…/survey.archive`).
+  ///
+  /// Replacement is by plain substring, which errs on the safe side: a short id such as `7`
+  /// is replaced inside other names too. Other identifying text in file names is not touched.
+  public func pseudonymizedPath(_ path: String, participantID: String) -> String {
+    guard !participantID.isEmpty, path.contains(participantID) else { return path }
+    return path.replacing(participantID, with: pseudonym(for: participantID))
+  }
+
+  private static let hexDigits: [Character] = Array("0123456789abcdef")
+}
