@@ -30,7 +30,8 @@ extension XLSXTableSheet {
       code = worksheet_write_number(
         worksheet, excelRow, excelColumn, Double(value), core.integerFormat)
     case .bool(let value):
-      code = worksheet_write_boolean(worksheet, excelRow, excelColumn, value ? 1 : 0, nil)
+      code = worksheet_write_boolean(
+        worksheet, excelRow, excelColumn, value ? 1 : 0, core.booleanFormat)
     case .instant(let milliseconds):
       guard let serial = excelSerial(milliseconds) else {
         let text = XLSXDates.fallbackText(milliseconds, zone: core.options.timeZone)

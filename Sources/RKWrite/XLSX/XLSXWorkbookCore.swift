@@ -25,6 +25,8 @@ final class XLSXWorkbookCore {
   let integerFormat: Format
   /// Durations in seconds to the millisecond (`0.000`).
   let secondsFormat: Format
+  /// Booleans shown as TRUE/FALSE: Excel does so anyway, LibreOffice only with this format.
+  let booleanFormat: Format
 
   init(path: String, options: XLSXWorkbook.Options) throws {
     self.options = options
@@ -53,6 +55,8 @@ final class XLSXWorkbookCore {
       format_set_num_format(integerFormat, "0")
       secondsFormat = try makeFormat()
       format_set_num_format(secondsFormat, "0.000")
+      booleanFormat = try makeFormat()
+      format_set_num_format(booleanFormat, "\"TRUE\";\"TRUE\";\"FALSE\"")
       try setProperties(workbook)
     } catch {
       workbook_close(workbook)
