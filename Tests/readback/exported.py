@@ -19,6 +19,12 @@ from contract import output_dir
 OUT = output_dir()
 NEEDS_EXPORT = pytest.mark.skipif(OUT is None,
                                   reason="set RKEXPORT_OUT to an rkexport output folder")
+# Tests pinned to particular sample values need the export scripts/test makes: samples/study,
+# samples/bridge-upload and samples/surveynative with lifestyle.json as the survey definition.
+NEEDS_ALL_SAMPLES = pytest.mark.skipif(
+    OUT is None or not (OUT / "wide" / "lifestyle.csv").exists()
+    or not (OUT / "wide" / "SleepCheck.csv").exists(),
+    reason="needs the export of all three sample roots, as scripts/test makes it")
 
 INSTANT = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{3})Z$")
 # Sheets the export writes besides one per wide table (design.md §4), in workbook order.

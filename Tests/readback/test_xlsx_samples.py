@@ -13,9 +13,9 @@ import re
 import pytest
 from openpyxl.utils import get_column_letter
 
-from exported import (IDENTIFIER_COLUMNS, LEADING_SHEETS, NEEDS_EXPORT, TRAILING_SHEETS,
-                      field_types, parse_instant, read_csv, sheet_values, to_millis, wide_tables,
-                      workbook)
+from exported import (IDENTIFIER_COLUMNS, LEADING_SHEETS, NEEDS_ALL_SAMPLES, NEEDS_EXPORT,
+                      TRAILING_SHEETS, field_types, parse_instant, read_csv, sheet_values,
+                      to_millis, wide_tables, workbook)
 
 pytestmark = NEEDS_EXPORT
 TABLES = {name: f"{name}.csv" for name in ["summary", "choices", "answers", "steps", "task_runs",
@@ -160,6 +160,7 @@ def test_durations_workbook_roundedToTheMillisecondLikeCsv():
                         f"{sheet}!{sheet_row[index].coordinate}"
 
 
+@NEEDS_ALL_SAMPLES
 def test_identifiers_lookingLikeNumbers_stayText():
     answers = sheet_values("answers")
     header = [cell.value for cell in answers[0]]
