@@ -6,7 +6,7 @@ import RKImport
 ///
 /// Default: the first folder below the input root (`results/P001/survey.archive` → `P001`),
 /// empty when the file sits directly in the root. With a pattern, the first capture group of
-/// the regular expression matched against the item's display path (or the whole match when the
+/// the regular expression matched against the item's path below its input root (or the whole match when the
 /// pattern has no group); empty when it does not match.
 public struct ParticipantRule: @unchecked Sendable {
   // NSRegularExpression is immutable once built and documented as thread-safe.
@@ -21,7 +21,7 @@ public struct ParticipantRule: @unchecked Sendable {
 
   public func participantID(for item: InputItem) -> String {
     guard let pattern else { return item.folders.first ?? "" }
-    let path = item.displayPath
+    let path = item.pathBelowRoot
     let range = NSRange(path.startIndex..., in: path)
     guard let match = pattern.firstMatch(in: path, range: range) else { return "" }
     let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range

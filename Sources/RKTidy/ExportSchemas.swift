@@ -62,7 +62,7 @@ public enum ExportSchemas {
         unit: "s"),
       sourceColumn,
     ],
-    primaryKey: ["source", "step_index"],
+    primaryKey: ["step_index", "source"],
     foreignKeys: [runForeignKey])
 
   /// `inputs.csv`: one row per input file, read, failed or skipped.

@@ -84,10 +84,6 @@ def fever_cells(text):
 
 
 @NEEDS_ALL_SAMPLES
-@pytest.mark.xfail(strict=True, reason="LibreOffice 7.4 shows an unformatted boolean cell as 1/0 "
-                   "when a later cell of its row holds a value (fever TRUE + temperature 39 "
-                   "prints `1  39`); Python XlsxWriter output does the same. Writing booleans "
-                   "with the number format \"TRUE\";\"TRUE\";\"FALSE\" makes it print TRUE.")
 def test_pdfText_everyFeverBoolean_printedTrueOrFalse(rendered):
     _, text, _ = rendered
     _, rows = read_csv("wide/fever.csv")

@@ -25,7 +25,7 @@ TABLES.update({task: f"wide/{task}.csv" for task in wide_tables()})
 # double's round trip: 39.074999999999996 reads back as 39.075.
 NUMBER_REL_TOL = 1e-15
 # Durations (columns ending in `_s`): the CSV rounds them to the millisecond (design.md §4), the
-# workbook currently keeps the unrounded double, shown as 0.000; see the xfail test below.
+# workbook holds the same millisecond-rounded value (test_durations_workbook_roundedToTheMillisecondLikeCsv).
 DURATION_ABS_TOL = 0.0005 + 1e-9
 
 
@@ -145,8 +145,6 @@ def test_instantColumns_everyInstant_isExcelDateWithMilliseconds():
     assert checked > 1000
 
 
-@pytest.mark.xfail(strict=True, reason="XLSX durations are not rounded to the millisecond as the "
-                   "CSV's are: task_runs!F2 holds 33.93776595592499 where the CSV says 33.938")
 def test_durations_workbook_roundedToTheMillisecondLikeCsv():
     for sheet in ["task_runs", "steps", "answers", "summary"]:
         header, rows = read_csv(TABLES[sheet])

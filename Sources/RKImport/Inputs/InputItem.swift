@@ -19,8 +19,12 @@ public struct InputItem: Sendable, Hashable {
   }
 
   /// Path relative to the input root, `/`-separated; zip entries as `upload.zip!/a/b.json`.
-  /// This is the `path` column of `inputs.csv` and the `source` of the runs it yields.
+  /// With several input roots it starts with the root as given (`results/P001/a.archive`), so
+  /// paths stay unique. This is the `path` column of `inputs.csv` and the `source` of its runs.
   public var displayPath: String
+  /// Path relative to the input root, whatever the number of roots (participant patterns
+  /// match against it).
+  public var pathBelowRoot: String
   /// The folders between the input root and the item (a zip inside the root counts as a folder;
   /// a zip given as an input root does not); for a Bridge upload, the folders above the upload.
   /// The participant id is the first of them by default (design.md §4).
@@ -31,6 +35,7 @@ public struct InputItem: Sendable, Hashable {
 
   public init(displayPath: String, folders: [String], location: Location, size: Int64) {
     self.displayPath = displayPath
+    self.pathBelowRoot = displayPath
     self.folders = folders
     self.location = location
     self.size = size

@@ -40,10 +40,29 @@ public struct InputWalker: Sendable {
         addFile(root, display: name, folders: [], isRoot: true, into: &found)
       }
       found.items.sort { $0.displayPath < $1.displayPath }
+      if roots.count > 1 {
+        // Several roots may hold the same relative paths (each its README.md): name the root.
+        let label = InputWalker.rootLabel(root)
+        for index in found.items.indices {
+          let below = found.items[index].displayPath
+          found.items[index].displayPath = isDirectory.boolValue ? label + "/" + below : label
+        }
+        for index in found.problems.indices where !found.problems[index].file.isEmpty {
+          found.problems[index].file = label + "/" + found.problems[index].file
+        }
+      }
       all += found.items
       problems += found.problems
     }
     return (all, problems)
+  }
+
+  /// A root as the user gave it, without `./` in front or `/` at the end.
+  static func rootLabel(_ root: String) -> String {
+    var label = root
+    while label.hasPrefix("./") { label.removeFirst(2) }
+    while label.count > 1 && label.hasSuffix("/") { label.removeLast() }
+    return label.isEmpty ? "." : label
   }
 
   /// Items and problems found below one root.

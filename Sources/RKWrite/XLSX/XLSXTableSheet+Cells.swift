@@ -43,7 +43,11 @@ extension XLSXTableSheet {
         return try writeText(
           String(value), row: row, column: column, on: segment, format: nil)
       }
-      code = worksheet_write_number(worksheet, excelRow, excelColumn, value, core.secondsFormat)
+      // The CSV writes durations to the millisecond; the cell holds that same value.
+      let milliseconds = (value * 1000).rounded()
+      let rounded = milliseconds.magnitude < 9e15 ? milliseconds / 1000 : value
+      code = worksheet_write_number(
+        worksheet, excelRow, excelColumn, rounded, core.secondsFormat)
     }
     try core.check(
       code, sheet: segment.name, row: row + 1, column: column + 1,
