@@ -68,7 +68,7 @@ final class XMLPlistReaderTests: XCTestCase {
         .string("a & b <c> é🙂"), .number(NumberValue(-42)),
         .number(
           NumberValue(
-            text: "18446744073709551615", double: 18_446_744_073_709_551_615, isInteger: false)),
+            text: "18446744073709551615", double: 18_446_744_073_709_551_616, isInteger: false)),
         .number(NumberValue(2.5)), .bool(true), .bool(false),
         .date(Instant(secondsSinceReferenceDate: 485_120_065)), .data([1, 2, 3, 4]),
         .string(""), .dictionary([]),
