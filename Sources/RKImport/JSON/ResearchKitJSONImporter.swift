@@ -93,9 +93,11 @@ public enum ResearchKitJSONImporter {
       names.append(object.className)
     }
     if names.isEmpty { return "an empty array: no ResearchKit results" }
+    if objects.count == 1 {
+      return "\(names[0]) is a ResearchKit value object, not a result: nothing to export"
+    }
     let list = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
-    return "\(list): ResearchKit value "
-      + (objects.count == 1 ? "object" : "objects") + ", not results: nothing to export"
+    return "only ResearchKit value objects (\(list)), no results: nothing to export"
   }
 
   /// Refuses documents nested deeper than `maximumNesting`, walking without recursion so the
