@@ -179,7 +179,11 @@ extension ResearchKitJSONObject: ResultObject {
     for (index, element) in elements.enumerated() {
       let elementKey = "\(key)[\(index)]"
       guard let object = child(element, path: childPath(elementKey)) else {
-        throw mismatch(elementKey, expected: "an object", found: element)
+        throw mismatch(elementKey, expected: "a ResearchKit object", found: element)
+      }
+      guard !object.className.isEmpty else {
+        throw failure(
+          elementKey, "expected a ResearchKit object, found an object without \"_class\"")
       }
       objects.append(object)
     }
