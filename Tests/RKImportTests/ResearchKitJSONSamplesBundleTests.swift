@@ -151,7 +151,8 @@ final class ResearchKitJSONSamplesBundleTests: XCTestCase {
     for name in names {
       guard let expected = Self.expectations[name] else { continue }
       let item = InputItem(
-        displayPath: name + ".json", folders: [], location: .file(path: folder + "/" + name + ".json"),
+        displayPath: name + ".json", folders: [],
+        location: .file(path: folder + "/" + name + ".json"),
         size: 0)
       check(importer.importItem(item), name: name, expected: expected)
     }

@@ -65,14 +65,14 @@ public enum FormatSniffer {
   }
 
   /// ORKESerializer JSON: an object whose `_class` names a ResearchKit class (`ORK…`), or an
-  /// array of objects with `_class` where at least one does. Other programs use `_class` too
-  /// (Spring Data's MongoDB documents), hence the prefix.
+  /// array holding such an object (its other elements are checked by the importer). Other
+  /// programs use `_class` too (Spring Data's MongoDB documents), hence the prefix.
   static func isResearchKitJSON(_ value: JSONValue) -> Bool {
-    func className(_ value: JSONValue) -> String? { value["_class"]?.stringValue }
-    if let name = className(value) { return name.hasPrefix("ORK") }
-    guard let elements = value.arrayValue, !elements.isEmpty else { return false }
-    let names = elements.map(className)
-    return names.allSatisfy { $0 != nil } && names.contains { $0?.hasPrefix("ORK") == true }
+    func isResearchKit(_ value: JSONValue) -> Bool {
+      value["_class"]?.stringValue?.hasPrefix("ORK") == true
+    }
+    if value.objectMembers != nil { return isResearchKit(value) }
+    return value.arrayValue?.contains(where: isResearchKit) == true
   }
 
   /// A short reason for `inputs.csv` when a file is no result format.

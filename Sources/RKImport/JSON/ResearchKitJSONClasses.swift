@@ -15,21 +15,29 @@ enum ResearchKitJSONRole: Equatable {
 /// The superclass table that stands in for a keyed archive's `$classes` (formats.md §3).
 ///
 /// A keyed archive lists every object's ancestry; ORKESerializer writes only `_class`, so the
-/// chain is rebuilt from ResearchKit's own hierarchy. Classes the table does not know get an
-/// inferred ancestor: an `ORK…Result` name is an `ORKResult`; another name (an app's
-/// subclass) is a task result when it has `taskRunUUID`, a step result when it has `results`,
-/// a result when it has `identifier`, `startDate` or `endDate`, and a value object otherwise.
+/// chain is rebuilt from ResearchKit's own hierarchy. Classes the table does not know (an
+/// app's subclass such as `SBAChoiceResult`, a newer ResearchKit class) get inferred
+/// ancestors: a question result's legacy answer key names its family (`choiceAnswers` →
+/// `ORKChoiceQuestionResult`), `fileURL`/`contentType` a file result; else an `ORK…Result`
+/// name or an object with `identifier`, `startDate` or `endDate` is an `ORKResult`, one with
+/// `taskRunUUID` a task result, one with `results` a step result, anything else a value object.
 enum ResearchKitJSONClasses {
   /// The class chain of `className`, most specific first, ending at `NSObject`.
   static func chain(of className: String, keys: (String) -> Bool) -> [String] {
+    let chain = knownChain(of: className)
+    guard chain.last != "NSObject" else { return chain }
+    return chain + inferredAncestors(of: className, keys: keys)
+  }
+
+  /// `className` and the ancestors the table knows.
+  private static func knownChain(of className: String) -> [String] {
     var chain = [className]
     var current = className
     while let parent = superclass[current], chain.count < 16 {
       chain.append(parent)
       current = parent
     }
-    guard current != "NSObject" else { return chain }
-    return chain + inferredAncestors(of: className, keys: keys)
+    return chain
   }
 
   /// How the importer treats an object whose class chain is `chain`.
@@ -45,6 +53,7 @@ enum ResearchKitJSONClasses {
     of className: String, keys: (String) -> Bool
   ) -> [String] {
     let taskChain = ["ORKTaskResult", "ORKCollectionResult", "ORKResult", "NSObject"]
+    for (key, family) in answerKeyFamilies where keys(key) { return knownChain(of: family) }
     if className.hasPrefix("ORK") && className.hasSuffix("Result") {
       return ["ORKResult", "NSObject"]
     }
@@ -78,6 +87,19 @@ enum ResearchKitJSONClasses {
     for name in valueObjects { table[name] = "NSObject" }
     return table
   }()
+
+  /// Keys only one result family writes (formats.md §3.2 legacy keys, §3.4 file results).
+  private static let answerKeyFamilies: [(String, String)] = [
+    ("booleanAnswer", "ORKBooleanQuestionResult"), ("choiceAnswers", "ORKChoiceQuestionResult"),
+    ("scaleAnswer", "ORKScaleQuestionResult"), ("textAnswer", "ORKTextQuestionResult"),
+    ("numericAnswer", "ORKNumericQuestionResult"),
+    ("dateComponentsAnswer", "ORKTimeOfDayQuestionResult"),
+    ("intervalAnswer", "ORKTimeIntervalQuestionResult"), ("dateAnswer", "ORKDateQuestionResult"),
+    ("locationAnswer", "ORKLocationQuestionResult"),
+    ("componentsAnswer", "ORKMultipleComponentQuestionResult"),
+    ("rungPicked", "ORKSESQuestionResult"), ("fileURL", "ORKFileResult"),
+    ("contentType", "ORKFileResult"),
+  ]
 
   private static let questionResults = [
     "ORKBooleanQuestionResult", "ORKChoiceQuestionResult", "ORKScaleQuestionResult",

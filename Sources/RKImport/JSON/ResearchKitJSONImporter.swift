@@ -55,10 +55,11 @@ public enum ResearchKitJSONImporter {
       guard let object = ResearchKitJSONObject(root.value, path: root.path),
         !object.className.isEmpty
       else {
-        let found = root.value.objectMembers == nil ? root.value.kindDescription : "an object"
+        let found =
+          root.value.objectMembers == nil
+          ? root.value.kindDescription : "an object without \"_class\""
         throw ImportError(
-          location: root.path,
-          reason: "expected a ResearchKit object with \"_class\", found \(found) without one")
+          location: root.path, reason: "expected a ResearchKit object, found \(found)")
       }
       switch ResearchKitJSONClasses.role(of: object.classChain) {
       case .task:

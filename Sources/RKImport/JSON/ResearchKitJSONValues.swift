@@ -95,7 +95,8 @@ enum ResearchKitJSONValues {
     case ["h", "w"]: return pair("w", "h")
     case ["dx", "dy"]: return pair("dx", "dy")
     case ["origin", "size"]:
-      guard let origin = value["origin"], Set(origin.objectMembers?.map(\.key) ?? []) == ["x", "y"],
+      guard let origin = value["origin"],
+        Set(origin.objectMembers?.map(\.key) ?? []) == ["x", "y"],
         let size = value["size"], Set(size.objectMembers?.map(\.key) ?? []) == ["h", "w"],
         let point = geometryText(origin), let extent = geometryText(size)
       else { return nil }
