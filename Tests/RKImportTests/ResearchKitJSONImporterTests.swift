@@ -95,6 +95,21 @@ final class ResearchKitJSONImporterTests: XCTestCase {
           timeZone: TimeZoneInfo(secondsFromGMT: 19800))))
   }
 
+  func testTimeZone_DaylightSavingOffsetOfAnswer_Wins() throws {
+    // Serialized in March (PST, -28800) for a July date written in PDT (-0700).
+    let results = try researchKitJSONResults(
+      #"{"_class":"ORKDateQuestionResult","identifier":"dob","timeZone":-28800,"#
+        + #""dateAnswer":"1984-07-02T00:00:00-0700"},"#
+        + #"{"_class":"ORKDateQuestionResult","identifier":"far","timeZone":3600,"#
+        + #""dateAnswer":"1984-07-02T00:00:00-0700"}"#)
+    let zones = results.map { result -> TimeZoneInfo? in
+      guard case .date(let date) = result.answer else { return nil }
+      return date.timeZone
+    }
+    XCTAssertEqual(
+      zones, [TimeZoneInfo(secondsFromGMT: -25200), TimeZoneInfo(secondsFromGMT: 3600)])
+  }
+
   func testTimeZone_BeyondEighteenHours_Error() {
     XCTAssertThrowsError(
       try researchKitJSONResults(

@@ -49,7 +49,7 @@ final class ResearchKitJSONSampleFolderTests: XCTestCase {
       .date(
         DateAnswer(
           instant: Instant(secondsSinceReferenceDate: -520_707_600),
-          timeZone: TimeZoneInfo(secondsFromGMT: -28800), calendar: "gregorian",
+          timeZone: TimeZoneInfo(secondsFromGMT: -25200), calendar: "gregorian",
           isDateOnly: true)))
     let second = try XCTUnwrap(runsByFile["P102/daily_check_in-2017-03-10-and-11.json"]?.last)
     let lastAnswers = second.steps.flatMap(\.results).suffix(2).map(\.answer)

@@ -119,15 +119,27 @@ extension ResearchKitJSONObject: ResultObject {
     try typed(key, "a UUID") { value in value.stringValue.flatMap(ResearchKitJSONValues.uuidText) }
   }
 
+  /// ORKESerializer writes an NSTimeZone as its `secondsFromGMT` when serialized (§4.2), which
+  /// loses daylight saving: a Los Angeles device in March writes -28800 even for a birthday in
+  /// July. The date answer's own text carries the device zone's offset at that instant
+  /// (`1984-07-02T00:00:00-0700`), so when the two differ by one hour at most (the same zone
+  /// in and out of daylight saving) the written offset is used; it keeps the local date that
+  /// a keyed archive's named zone gives.
   func timeZone(_ key: String) throws(ImportError) -> TimeZoneInfo? {
-    try typed(key, "a time zone (seconds from GMT)") { value -> TimeZoneInfo? in
+    let zone = try typed(key, "a time zone (seconds from GMT)") { value -> TimeZoneInfo? in
       if let name = value.stringValue { return TimeZoneInfo(name: name) }
-      // NSTimeZone accepts offsets up to 18 hours (formats.md §4.2: `secondsFromGMT`).
+      // NSTimeZone accepts offsets up to 18 hours.
       guard let seconds = value.numberValue?.int64Value, abs(seconds) <= 18 * 3600 else {
         return nil
       }
       return TimeZoneInfo(secondsFromGMT: Int(seconds))
     }
+    guard key == "timeZone", let recorded = zone?.secondsFromGMT,
+      let written = present("dateAnswer")?.stringValue.flatMap(JSONDateText.init)?
+        .secondsFromGMT,
+      abs(written - recorded) <= 3600
+    else { return zone }
+    return TimeZoneInfo(secondsFromGMT: written)
   }
 
   func calendarIdentifier(_ key: String) throws(ImportError) -> String? {
