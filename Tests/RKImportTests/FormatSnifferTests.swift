@@ -74,8 +74,10 @@ final class FormatSnifferTests: XCTestCase {
     let items = InputWalker(roots: [folder]).items().items
     let importer = InputImporter()
     let outcomes = items.map { importer.importItem($0) }
-    guard case .failed(.researchKitJSON, let rkError) = outcomes[0] else { return XCTFail() }
-    XCTAssertEqual(rkError.description, "a.json: ResearchKit JSON is not supported yet")
+    guard case .imported(let rkInput) = outcomes[0] else { return XCTFail() }
+    XCTAssertEqual(rkInput.format, .researchKitJSON)
+    XCTAssertEqual(rkInput.runs.map(\.taskIdentifier), ["t"])
+    XCTAssertEqual(rkInput.runs.first?.source, "a.json")
     guard case .failed(.keyedArchiveBinary, _) = outcomes[1] else { return XCTFail() }
     guard case .imported(let input) = outcomes[2] else { return XCTFail() }
     XCTAssertEqual(input.format, .surveyNative)

@@ -40,7 +40,9 @@ public enum FormatSniffer {
     } catch let error as ImportError {
       // A JSON file naming a result format's keys near its top is a damaged result file.
       let start = String(decoding: bytes.prefix(4096), as: UTF8.self)
-      if start.contains("\"_class\"") { return .damagedJSON(.researchKitJSON, error) }
+      if start.contains("\"_class\""), start.contains("\"ORK") {
+        return .damagedJSON(.researchKitJSON, error)
+      }
       if start.contains("\"answers\"") { return .damagedJSON(.surveyNative, error) }
       return .notResults(reason: "not a result format (invalid JSON at \(error.location))")
     } catch {
@@ -50,8 +52,7 @@ public enum FormatSniffer {
 
   /// Which JSON result format a parsed document is.
   public static func classify(_ value: JSONValue) -> Detection {
-    let firstObject = value.arrayValue?.first ?? value
-    if firstObject["_class"]?.stringValue != nil { return .json(.researchKitJSON, value) }
+    if isResearchKitJSON(value) { return .json(.researchKitJSON, value) }
     if SurveyNativeReader.isAnswers(value) { return .json(.surveyNative, value) }
     if SurveyDefinitionReader.isDefinition(value) {
       return .notResults(
@@ -61,6 +62,17 @@ public enum FormatSniffer {
       return .notResults(reason: "Bridge info.json outside an upload folder or zip")
     }
     return .notResults(reason: "JSON that is not a result format")
+  }
+
+  /// ORKESerializer JSON: an object whose `_class` names a ResearchKit class (`ORK…`), or an
+  /// array holding such an object (its other elements are checked by the importer). Other
+  /// programs use `_class` too (Spring Data's MongoDB documents), hence the prefix.
+  static func isResearchKitJSON(_ value: JSONValue) -> Bool {
+    func isResearchKit(_ value: JSONValue) -> Bool {
+      value["_class"]?.stringValue?.hasPrefix("ORK") == true
+    }
+    if value.objectMembers != nil { return isResearchKit(value) }
+    return value.arrayValue?.contains(where: isResearchKit) == true
   }
 
   /// A short reason for `inputs.csv` when a file is no result format.

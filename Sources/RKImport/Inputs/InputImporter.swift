@@ -64,11 +64,14 @@ public struct InputImporter: Sendable {
         return .imported(ImportedInput(format: format, runs: sourced(runs, item)))
       case .format(.zip):
         return zipOutcome(item)
-      case .json(.researchKitJSON, _):
-        // Hook: ORKESerializer JSON will be read on the keyed-archive decoder's model.
-        return .failed(
-          .researchKitJSON,
-          ImportError(file: item.displayPath, reason: "ResearchKit JSON is not supported yet"))
+      case .json(.researchKitJSON, let document):
+        switch try ResearchKitJSONImporter.read(document) {
+        case .runs(let runs, let notes):
+          return .imported(
+            ImportedInput(format: .researchKitJSON, runs: sourced(runs, item), notes: notes))
+        case .noResults(let reason):
+          return .skipped(.researchKitJSON, reason: reason)
+        }
       case .json(.surveyNative, let document):
         let ids = document["answers"]?.objectMembers?.map(\.key) ?? []
         let definition = options.definition(forAnswerIDs: ids)

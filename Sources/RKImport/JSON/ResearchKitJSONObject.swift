@@ -1,0 +1,216 @@
+// ORKESerializer JSON syntax for the ResearchKit decoders: typed lookups over JSON objects.
+import RKModel
+
+/// One JSON object of an ORKESerializer document (formats.md §4) seen as a `ResultObject`.
+///
+/// The class chain is `_class` plus ancestors from `ResearchKitJSONClasses`; locations are
+/// JSON paths such as `$.results[2].results[0] (ORKChoiceQuestionResult)`. A nested object
+/// without `_class` (a postal address, a region) is an object with an empty class name.
+struct ResearchKitJSONObject {
+  let members: [JSONMember]
+  let className: String
+  let classChain: [String]
+  /// The JSON path of this object, `$` for the document's root.
+  let path: String
+
+  /// The object at `path`, or nil when `value` is not a JSON object.
+  init?(_ value: JSONValue, path: String) {
+    guard case .object(let members) = value else { return nil }
+    self.members = members
+    self.path = path
+    let className = members.first { $0.key == "_class" }?.value.stringValue ?? ""
+    self.className = className
+    if className.isEmpty {
+      classChain = []
+    } else {
+      classChain = ResearchKitJSONClasses.chain(of: className) { key in
+        members.contains { $0.key == key }
+      }
+    }
+  }
+
+  var location: String { className.isEmpty ? path : "\(path) (\(className))" }
+
+  /// The value under `key`, following the nested form of keys a keyed archive flattens
+  /// (`coordinate.latitude`, `region.center.latitude`…); nil when absent.
+  func raw(_ key: String) -> JSONValue? {
+    if let member = members.first(where: { $0.key == key }) { return member.value }
+    guard let route = Self.nestedRoutes[key] else { return nil }
+    var value = JSONValue.object(members)
+    for step in route {
+      guard let next = value[step] else { return nil }
+      value = next
+    }
+    return value
+  }
+
+  /// ORKLocation's keys as ORK_ENCODE_COORDINATE and `-encodeWithCoder:` write them, mapped to
+  /// ORKESerializer's `dictionaryFromCoordinate` / `dictionaryFromCircularRegion` forms
+  /// (formats.md §3.2, §4.2).
+  private static let nestedRoutes: [String: [String]] = [
+    "coordinate.latitude": ["coordinate", "latitude"],
+    "coordinate.longitude": ["coordinate", "longitude"],
+    "region.center.latitude": ["region", "coordinate", "latitude"],
+    "region.center.longitude": ["region", "coordinate", "longitude"],
+    "region.radius": ["region", "radius"],
+    "region.identifier": ["region", "identifier"],
+  ]
+
+  /// The non-null value under `key`, or nil.
+  func present(_ key: String) -> JSONValue? {
+    guard let value = raw(key), !value.isNull else { return nil }
+    return value
+  }
+
+  /// The error for a value of the wrong type, e.g. `expected an array, found a string`.
+  func mismatch(_ key: String, expected: String, found value: JSONValue) -> ImportError {
+    failure(key, "expected \(expected), found \(value.kindDescription)")
+  }
+
+  /// Reads `key` with `read`, turning a nil result for a present value into a type error.
+  func typed<T>(
+    _ key: String, _ expected: String, _ read: (JSONValue) -> T?
+  ) throws(ImportError) -> T? {
+    guard let value = present(key) else { return nil }
+    guard let result = read(value) else { throw mismatch(key, expected: expected, found: value) }
+    return result
+  }
+
+  /// The nested object `value` at `path`, if it is an object.
+  func child(_ value: JSONValue, path: String) -> ResearchKitJSONObject? {
+    ResearchKitJSONObject(value, path: path)
+  }
+
+  /// `path` extended by `key` (`$.results`, `$.results[0].locationAnswer`).
+  func childPath(_ key: String) -> String { "\(path).\(key)" }
+}
+
+extension ResearchKitJSONObject: ResultObject {
+  func keys() throws(ImportError) -> [String] {
+    members.compactMap { $0.key == "_class" ? nil : $0.key }
+  }
+
+  func hasKey(_ key: String) throws(ImportError) -> Bool { raw(key) != nil }
+
+  func isPresent(_ key: String) throws(ImportError) -> Bool { present(key) != nil }
+
+  func string(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a string") { $0.stringValue }
+  }
+
+  func number(_ key: String) throws(ImportError) -> NumberValue? {
+    try typed(key, "a number", ResearchKitJSONValues.numberValue)
+  }
+
+  func bool(_ key: String) throws(ImportError) -> Bool? {
+    try typed(key, "a Boolean") { value in
+      if let flag = value.boolValue { return flag }
+      return value.numberValue.map { $0.double != 0 }
+    }
+  }
+
+  func instant(_ key: String) throws(ImportError) -> Instant? {
+    try typed(key, "a date like 2019-05-27T00:35:06-0700") { value in
+      value.stringValue.flatMap(JSONDateText.init)?.instant
+    }
+  }
+
+  func uuidString(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a UUID") { value in value.stringValue.flatMap(ResearchKitJSONValues.uuidText) }
+  }
+
+  /// ORKESerializer writes an NSTimeZone as its `secondsFromGMT` when serialized (§4.2), which
+  /// loses daylight saving: a Los Angeles device in March writes -28800 even for a birthday in
+  /// July. The date answer's own text carries the device zone's offset at that instant
+  /// (`1984-07-02T00:00:00-0700`), so when the two differ by one hour at most (the same zone
+  /// in and out of daylight saving) the written offset is used; it keeps the local date that
+  /// a keyed archive's named zone gives.
+  func timeZone(_ key: String) throws(ImportError) -> TimeZoneInfo? {
+    let zone = try typed(key, "a time zone (seconds from GMT)") { value -> TimeZoneInfo? in
+      if let name = value.stringValue { return TimeZoneInfo(name: name) }
+      // NSTimeZone accepts offsets up to 18 hours.
+      guard let seconds = value.numberValue?.int64Value, abs(seconds) <= 18 * 3600 else {
+        return nil
+      }
+      return TimeZoneInfo(secondsFromGMT: Int(seconds))
+    }
+    guard key == "timeZone", let recorded = zone?.secondsFromGMT,
+      let written = present("dateAnswer")?.stringValue.flatMap(JSONDateText.init)?
+        .secondsFromGMT,
+      abs(written - recorded) <= 3600
+    else { return zone }
+    return TimeZoneInfo(secondsFromGMT: written)
+  }
+
+  func calendarIdentifier(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a calendar identifier") { $0.stringValue }
+  }
+
+  func timeOfDay(_ key: String) throws(ImportError) -> TimeOfDay? {
+    try typed(key, "a time of day like 08:30") { value in
+      value.stringValue.flatMap(JSONDateText.timeOfDay)
+    }
+  }
+
+  func filePath(_ key: String) throws(ImportError) -> String? {
+    try typed(key, "a URL or path") { value in value.stringValue.map(URLText.filePath) }
+  }
+
+  func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]? {
+    guard let value = present(key) else { return nil }
+    guard case .array(let elements) = value else {
+      throw mismatch(key, expected: "an array", found: value)
+    }
+    var values = [ChoiceValue]()
+    values.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      if case .null = element {
+        values.append(.null)
+      } else if let text = element.stringValue {
+        values.append(.text(text))
+      } else if let number = ResearchKitJSONValues.numberValue(element) {
+        values.append(.number(number))
+      } else {
+        throw mismatch("\(key)[\(index)]", expected: "a choice value", found: element)
+      }
+    }
+    return values
+  }
+
+  func object(_ key: String) throws(ImportError) -> ResearchKitJSONObject? {
+    try typed(key, "an object") { child($0, path: childPath(key)) }
+  }
+
+  func objects(_ key: String) throws(ImportError) -> [ResearchKitJSONObject]? {
+    guard let value = present(key) else { return nil }
+    guard case .array(let elements) = value else {
+      throw mismatch(key, expected: "an array of objects", found: value)
+    }
+    var objects = [ResearchKitJSONObject]()
+    objects.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      let elementKey = "\(key)[\(index)]"
+      guard let object = child(element, path: childPath(elementKey)) else {
+        throw mismatch(elementKey, expected: "a ResearchKit object", found: element)
+      }
+      guard !object.className.isEmpty else {
+        throw failure(
+          elementKey, "expected a ResearchKit object, found an object without \"_class\"")
+      }
+      objects.append(object)
+    }
+    return objects
+  }
+
+  func keyedValue(_ key: String) throws(ImportError) -> KeyedValue? {
+    guard let value = present(key) else { return nil }
+    return ResearchKitJSONValues.keyedValue(of: key, value, in: className)
+  }
+
+  func isNoAnswer(_ key: String) throws(ImportError) -> Bool {
+    guard let value = present(key), let marker = child(value, path: childPath(key)) else {
+      return false
+    }
+    return marker.isKind(of: "ORKNoAnswer")
+  }
+}
