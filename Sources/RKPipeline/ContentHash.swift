@@ -32,8 +32,14 @@ public struct ContentHash: Sendable {
     defer { try? handle.close() }
     var hash = ContentHash()
     while true {
-      guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
-      if chunk.isEmpty { break }
+      // read(upToCount:) gives nil or empty data at the end of the file.
+      let chunk: Data?
+      do {
+        chunk = try handle.read(upToCount: 1 << 20)
+      } catch {
+        return nil
+      }
+      guard let chunk, !chunk.isEmpty else { break }
       hash.update(chunk)
     }
     return hash.hex

@@ -34,7 +34,8 @@ struct ExportPass {
     self.log = log
     var known: [String: String] = [:]
     for key in plan.keptKeys {
-      for uuid in state?.inputs[key]?.taskRunUUIDs ?? [] { known[uuid] = key }
+      guard let entry = state?.inputs[key] else { continue }
+      for uuid in entry.taskRunUUIDs { known[uuid] = entry.path ?? key }
     }
     warnings = DataWarnings(now: now, knownUUIDs: known)
   }
@@ -163,7 +164,7 @@ struct ExportPass {
     if let fingerprint = piece.fingerprint {
       entries[piece.key] = ExportState.Entry(
         size: fingerprint.size, modified: fingerprint.modified, hash: found.hash,
-        taskRunUUIDs: uuids, status: status.rawValue)
+        taskRunUUIDs: uuids, status: status.rawValue, path: item.displayPath)
     }
   }
 

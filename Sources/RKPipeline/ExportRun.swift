@@ -84,8 +84,23 @@ public final class ExportRun {
 
     var renames: [OutputCommit.Rename] = []
     let stamp = ExportRun.stamp(started)
-    if state != nil && !options.append {
-      let delta = folder + "/delta-" + stamp
+    // Only touched inputs (new timestamps, same bytes): record the timestamps, write no outputs.
+    let onlyTouched = state != nil && report.filesRead == 0
+    if let state, onlyTouched {
+      report.nothingNew = true
+      log.log(
+        LogEvent(
+          "nothing_new", level: .info,
+          message: "nothing new since \(state.exportedAt): \(grouped(items.count)) files unchanged",
+          fields: [("unchanged", .integer(items.count)), ("since", .text(state.exportedAt))]))
+    } else if state != nil && !options.append {
+      var delta = folder + "/delta-" + stamp
+      // Two runs within one second: keep both deltas.
+      var attempt = 1
+      while FileManager.default.fileExists(atPath: delta) {
+        attempt += 1
+        delta = folder + "/delta-" + stamp + "-\(attempt)"
+      }
       renames.append(.init(from: staging.stagingDirectory, to: delta))
       report.deltaDirectory = delta
     } else {
@@ -99,7 +114,8 @@ public final class ExportRun {
     }
     if let statePath = options.statePath, let stateStaging {
       var next = pass.nextState(previous: state, folder: folder)
-      next.exportedAt = ExportRun.iso8601(started)
+      // "Nothing new since" keeps naming the last run that exported something.
+      next.exportedAt = onlyTouched ? (state?.exportedAt ?? "") : ExportRun.iso8601(started)
       try writeDurably(Array(try next.encoded()), to: stateStaging)
       renames.append(.init(from: stateStaging, to: statePath))
     }
@@ -108,7 +124,7 @@ public final class ExportRun {
       interrupts?.markCommitted()
     }
     if let interrupts { try interrupts.critical(commit) } else { try commit() }
-    report.outputs = outputs.writtenFiles
+    report.outputs = onlyTouched ? [] : outputs.writtenFiles
     report.warnings = outputs.warnings
     for warning in report.warnings {
       log.log(LogEvent("warning", level: .warning, message: warning))
@@ -165,7 +181,7 @@ extension ExportReport {
     filesOK = pass.filesOK
     filesFailed = pass.filesFailed
     filesSkipped = pass.filesSkipped
-    filesUnchanged = pass.filesUnchanged
+    filesUnchanged += pass.filesUnchanged
     taskRuns = pass.taskRuns
     answers = pass.answers
     runsBeforeSince = pass.runsBeforeSince

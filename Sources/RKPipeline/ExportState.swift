@@ -19,6 +19,8 @@ public struct ExportState: Codable, Sendable, Equatable {
     public var taskRunUUIDs: [String]
     /// `ok`, `failed` or `skipped` as in inputs.csv.
     public var status: String
+    /// The path as inputs.csv shows it (relative to its input root).
+    public var path: String?
   }
 
   /// Layout version of the file; readers refuse versions they do not know.
