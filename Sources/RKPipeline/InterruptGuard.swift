@@ -70,10 +70,11 @@ public final class InterruptGuard: @unchecked Sendable {
   private func stop(signal number: Int32, status: Int32) {
     mutex.lock()  // waits for a commit in progress; never released: the process ends here
     let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+    // After the commit the cleanups find no staged files; they still release the lock.
+    for cleanup in cleanups.reversed() { cleanup() }
     if committed {
       report("interrupted by \(name) after the outputs were complete")
     } else {
-      for cleanup in cleanups.reversed() { cleanup() }
       report("interrupted by \(name): nothing written, the previous outputs are unchanged")
     }
     _exit(status)
