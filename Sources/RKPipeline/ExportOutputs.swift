@@ -54,10 +54,14 @@ final class ExportOutputs {
       summarySheet = nil
       choicesSheet = nil
     }
-    answers = try TableOutput(ExportSchemas.answers, folder: folder, options: options, workbook: workbook)
-    steps = try TableOutput(ExportSchemas.steps, folder: folder, options: options, workbook: workbook)
-    taskRuns = try TableOutput(ExportSchemas.taskRuns, folder: folder, options: options, workbook: workbook)
-    inputs = try TableOutput(ExportSchemas.inputs, folder: folder, options: options, workbook: workbook)
+    answers = try TableOutput(
+      ExportSchemas.answers, folder: folder, options: options, workbook: workbook)
+    steps = try TableOutput(
+      ExportSchemas.steps, folder: folder, options: options, workbook: workbook)
+    taskRuns = try TableOutput(
+      ExportSchemas.taskRuns, folder: folder, options: options, workbook: workbook)
+    inputs = try TableOutput(
+      ExportSchemas.inputs, folder: folder, options: options, workbook: workbook)
   }
 
   /// Writes one run everywhere; returns the number of answer rows it gave.
@@ -171,9 +175,12 @@ final class TableOutput {
   private let csv: CSVWriter
   private let sheet: XLSXTableSheet?
 
-  init(_ schema: TableSchema, folder: String, options: ExportOptions, workbook: XLSXWorkbook?) throws {
+  init(_ schema: TableSchema, folder: String, options: ExportOptions, workbook: XLSXWorkbook?)
+    throws
+  {
     self.schema = schema
-    csv = try CSVWriter(path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone)
+    csv = try CSVWriter(
+      path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone)
     sheet = try workbook?.addTableSheet(name: schema.name, schema: schema, note: nil)
   }
 

@@ -77,11 +77,11 @@ struct ExportPass {
         let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
         if touched && !append { return Found(outcome: nil, hash: hash) }
         return Found(outcome: importer.importItem(piece.item), hash: hash)
-      }
-    ) { index, found in
-      try consume(work[index], found)
-      progress.update(done: index + 1)
-    }
+      },
+      consume: { index, found in
+        try consume(work[index], found)
+        progress.update(done: index + 1)
+      })
     for event in warnings.omitted() { log.log(event) }
   }
 

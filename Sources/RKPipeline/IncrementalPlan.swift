@@ -44,7 +44,8 @@ struct IncrementalPlan: Sendable {
       if let previous, let fingerprint, fingerprint.matches(previous) {
         if append {
           work.append(
-            Work(item: item, key: key, role: .derivedOnly, fingerprint: fingerprint,
+            Work(
+              item: item, key: key, role: .derivedOnly, fingerprint: fingerprint,
               previous: previous))
         } else {
           unchanged += 1

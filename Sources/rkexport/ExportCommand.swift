@@ -24,7 +24,8 @@ struct ExportCommand: ParsableCommand {
 
   @Option(
     name: .customLong("out"),
-    help: ArgumentHelp("Folder to write the outputs into (created when missing).", valueName: "dir"))
+    help: ArgumentHelp("Folder to write the outputs into (created when missing).", valueName: "dir")
+  )
   var outputDirectory: String = "rkexport-out"
 
   @Option(

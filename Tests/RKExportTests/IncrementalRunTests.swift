@@ -71,7 +71,8 @@ final class IncrementalRunTests: XCTestCase {
     XCTAssertEqual(second.status, 0, second.stderr)
     XCTAssertEqual(try dir.run(["in", "--out", "full"]).status, 0)
     for table in longTables {
-      XCTAssertEqual(try dir.rowMultiset("out/" + table), try dir.rowMultiset("full/" + table), table)
+      XCTAssertEqual(
+        try dir.rowMultiset("out/" + table), try dir.rowMultiset("full/" + table), table)
     }
     for name in try FileManager.default.contentsOfDirectory(atPath: dir.path + "/full/wide") {
       XCTAssertEqual(
