@@ -1,4 +1,5 @@
 // Everything one export run needs to know, gathered by the command line or a library caller.
+import RKModel
 import RKTable
 
 /// The settings of one export run.
@@ -16,6 +17,14 @@ public struct ExportOptions: Sendable {
   public var writeXLSX: Bool
   /// Survey definition files (SurveyNative questions JSON) that label and interpret answers.
   public var surveyDefinitions: [String]
+  /// The `--state` file of incremental runs; nil exports everything every time.
+  public var statePath: String?
+  /// With a state: add new rows to the existing CSVs instead of writing a delta folder.
+  public var append = false
+  /// Export only task runs that ended at or after this instant (start when no end).
+  public var since: Instant?
+  /// Seconds one input may take to parse before it is reported failed.
+  public var fileTimeoutSeconds = 60.0
 
   public init(
     inputs: [String], outputDirectory: String = "rkexport-out", timeZone: TimeZoneRule = .utc,
@@ -43,6 +52,16 @@ public struct ExportReport: Sendable, Equatable {
   public var seconds = 0.0
   /// Files written, relative to the output folder, in the order written.
   public var outputs: [String] = []
+  /// Inputs left alone because --state shows them unchanged (or only touched).
+  public var filesUnchanged = 0
+  /// Task runs left out by --since.
+  public var runsBeforeSince = 0
+  /// Warnings about suspicious data (dates, duplicate run UUIDs), all kinds counted.
+  public var dataWarnings = 0
+  /// True when --state showed nothing new and nothing was written.
+  public var nothingNew = false
+  /// The delta folder this run wrote (incremental run without --append), else nil.
+  public var deltaDirectory: String?
   /// Problems that are not per-input failures (e.g. XLSX truncation), one line each.
   public var warnings: [String] = []
 

@@ -7,9 +7,11 @@ import RKWrite
 
 /// Owns every writer of one run. Rows of `task_runs`, `steps`, `answers` and `inputs` stream
 /// straight to CSV (and XLSX); wide rows go to a spool until the columns are known; statistics
-/// keep per-question values. `finish()` writes the rest and renames every file into place.
+/// keep per-question values. `finish()` writes the rest; every file is complete in `folder` (the
+/// run's staging folder) afterwards, and `OutputCommit` moves the set into place.
 final class ExportOutputs {
   private let options: ExportOptions
+  private let folder: String
   private let definitions: [TaskDefinition]
   private let flattener: Flattener
   private let pivot: WidePivot
@@ -26,10 +28,10 @@ final class ExportOutputs {
   private(set) var writtenFiles: [String] = []
   private(set) var warnings: [String] = []
 
-  init(options: ExportOptions, definitions: [TaskDefinition]) throws {
+  init(options: ExportOptions, folder: String, definitions: [TaskDefinition]) throws {
     self.options = options
+    self.folder = folder
     self.definitions = definitions
-    let folder = options.outputDirectory
     try createFolder(folder)
     try createFolder(folder + "/wide")
     flattener = Flattener(timeZone: options.timeZone)
@@ -52,10 +54,14 @@ final class ExportOutputs {
       summarySheet = nil
       choicesSheet = nil
     }
-    answers = try TableOutput(ExportSchemas.answers, folder: folder, options: options, workbook: workbook)
-    steps = try TableOutput(ExportSchemas.steps, folder: folder, options: options, workbook: workbook)
-    taskRuns = try TableOutput(ExportSchemas.taskRuns, folder: folder, options: options, workbook: workbook)
-    inputs = try TableOutput(ExportSchemas.inputs, folder: folder, options: options, workbook: workbook)
+    answers = try TableOutput(
+      ExportSchemas.answers, folder: folder, options: options, workbook: workbook)
+    steps = try TableOutput(
+      ExportSchemas.steps, folder: folder, options: options, workbook: workbook)
+    taskRuns = try TableOutput(
+      ExportSchemas.taskRuns, folder: folder, options: options, workbook: workbook)
+    inputs = try TableOutput(
+      ExportSchemas.inputs, folder: folder, options: options, workbook: workbook)
   }
 
   /// Writes one run everywhere; returns the number of answer rows it gave.
@@ -69,13 +75,19 @@ final class ExportOutputs {
     return answerRows.count
   }
 
+  /// Feeds one run to the wide tables and statistics only: its long rows were written by an
+  /// earlier run (--append).
+  func addDerivedOnly(_ run: TaskRun) throws {
+    try spool.append(pivot.add(run).spoolCells)
+    statistics.add(run)
+  }
+
   func addInput(_ record: InputRecord) throws {
     try inputs.write(record.cells)
   }
 
   /// Writes the wide tables, statistics, codebook and data package; renames all into place.
   func finish() throws {
-    let folder = options.outputDirectory
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
     schemas += try writeWideTables()
     let tasks = statistics.statistics()
@@ -128,7 +140,7 @@ final class ExportOutputs {
       if let name = pivot.tableName(taskID: taskID) { schema.name = name }
       schemas.append(schema)
       let csv = try CSVWriter(
-        path: options.outputDirectory + "/" + schema.name + ".csv", schema: schema,
+        path: folder + "/" + schema.name + ".csv", schema: schema,
         timeZone: options.timeZone)
       pending.append(csv)
       writtenFiles.append(schema.name + ".csv")
@@ -149,7 +161,7 @@ final class ExportOutputs {
 
   private func writeCSV(_ schema: TableSchema, _ rows: [[Cell]]) throws {
     let writer = try CSVWriter(
-      path: options.outputDirectory + "/" + schema.name + ".csv", schema: schema,
+      path: folder + "/" + schema.name + ".csv", schema: schema,
       timeZone: options.timeZone)
     pending.append(writer)
     for row in rows { try writer.write(row) }
@@ -163,9 +175,12 @@ final class TableOutput {
   private let csv: CSVWriter
   private let sheet: XLSXTableSheet?
 
-  init(_ schema: TableSchema, folder: String, options: ExportOptions, workbook: XLSXWorkbook?) throws {
+  init(_ schema: TableSchema, folder: String, options: ExportOptions, workbook: XLSXWorkbook?)
+    throws
+  {
     self.schema = schema
-    csv = try CSVWriter(path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone)
+    csv = try CSVWriter(
+      path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone)
     sheet = try workbook?.addTableSheet(name: schema.name, schema: schema, note: nil)
   }
 

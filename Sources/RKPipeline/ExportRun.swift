@@ -1,4 +1,4 @@
-// One export: walk the inputs, parse them in parallel, write every table in input order.
+// One export: lock the output folder, read the inputs, stage every file, commit them as a set.
 import Foundation
 import RKImport
 import RKModel
@@ -11,6 +11,10 @@ import RKWrite
 /// Inputs are parsed on `options.jobs` threads and consumed in path order on the calling
 /// thread, so outputs are identical whatever the scheduling. Only per-question statistics and
 /// the wide tables' column sets grow with the input; wide rows wait in a spool file.
+///
+/// Every file is written into a staging folder and renamed into place only when the whole run
+/// completed (`OutputCommit`); `OutputLock` keeps a second run off the same folder; with
+/// `options.statePath` only new or changed inputs are read (`ExportState`).
 public final class ExportRun {
   public let options: ExportOptions
 
@@ -18,67 +22,135 @@ public final class ExportRun {
     self.options = options
   }
 
-  /// Exports everything; `log` receives one line per failed input and notable event.
-  /// Throws only when the outputs themselves cannot be written (exit status 3).
-  public func run(log: (String) -> Void) throws -> ExportReport {
+  /// Exports; events (failed inputs, warnings, the summary) go to `log`. With `interrupts`,
+  /// SIGINT/SIGTERM remove the staged files and leave the previous outputs as they were.
+  ///
+  /// Throws `OutputLock.Busy` when another run holds the folder (exit status 4) and other
+  /// errors when the outputs themselves cannot be written (exit status 3).
+  public func run(log: RunLog, interrupts: InterruptGuard? = nil) throws -> ExportReport {
     let started = Date()
-    let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
-    let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
-    let (items, problems) = InputWalker(roots: options.inputs).items()
-
-    let outputs = try ExportOutputs(options: options, definitions: definitions.tasks)
-    defer { outputs.abandonUnfinished() }
-    var report = ExportReport()
-
-    for problem in problems {
-      try outputs.addInput(InputRecord(path: problem.file, format: "", status: .failed, taskRuns: 0, answers: 0, error: problem.message))
-      report.filesRead += 1
-      report.filesFailed += 1
-      log("rkexport: \(problem)")
+    let folder = options.outputDirectory
+    try createFolder(folder)
+    let lock = try OutputLock(directory: folder, started: started)
+    interrupts?.onInterrupt { lock.release() }
+    defer { lock.release() }
+    if let stale = lock.staleHolder {
+      log.log(
+        LogEvent(
+          "stale_lock", level: .warning,
+          message: "took over the lock of \(folder) left by \(stale), which is no longer running"))
     }
-    let rule = options.participantRule
-    try orderedParallelMap(items, jobs: options.jobs, transform: { importer.importItem($0) }) {
-      index, outcome in
-      let item = items[index]
-      report.filesRead += 1
-      switch outcome {
-      case .imported(let input):
-        var answers = 0
-        for (number, var run) in input.runs.enumerated() {
-          run.participantID = rule.participantID(for: item)
-          // A file holding several runs (an NSArray root) numbers them: `path#1`, `path#2`.
-          run.source = input.runs.count > 1 ? "\(item.displayPath)#\(number + 1)" : item.displayPath
-          answers += try outputs.add(run)
-        }
-        report.filesOK += 1
-        report.taskRuns += input.runs.count
-        report.answers += answers
-        let note = input.notes.isEmpty ? nil : input.notes.joined(separator: "; ")
-        try outputs.addInput(
-          InputRecord(
-            path: item.displayPath, format: input.format.rawValue, status: .ok,
-            taskRuns: input.runs.count, answers: answers, error: note))
-      case .failed(let format, let error):
-        report.filesFailed += 1
-        log("rkexport: \(error)")
-        try outputs.addInput(
-          InputRecord(
-            path: item.displayPath, format: format.rawValue, status: .failed, taskRuns: 0,
-            answers: 0, error: error.message))
-      case .skipped(let format, let reason):
-        report.filesSkipped += 1
-        try outputs.addInput(
-          InputRecord(
-            path: item.displayPath, format: format.rawValue, status: .skipped, taskRuns: 0,
-            answers: 0, error: reason))
+    for note in OutputCommit.recover(outputDirectory: folder) {
+      log.log(LogEvent("recovered", level: .warning, message: "\(folder): \(note)"))
+    }
+    let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
+    let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
+    let (items, problems) = InputWalker(roots: options.inputs).items()
+    let plan = IncrementalPlan(items: items, state: state, append: options.append)
+
+    var report = ExportReport()
+    report.filesUnchanged = plan.unchangedCount
+    if let state, plan.hasNothingToExport, problems.isEmpty {
+      report.nothingNew = true
+      report.filesUnchanged = items.count
+      log.log(
+        LogEvent(
+          "nothing_new", level: .info,
+          message: "nothing new since \(state.exportedAt): \(grouped(items.count)) files unchanged",
+          fields: [("unchanged", .integer(items.count)), ("since", .text(state.exportedAt))]))
+      return report
+    }
+
+    let staging = try OutputCommit(outputDirectory: folder)
+    let stateStaging = options.statePath.map { $0 + ".next" }
+    interrupts?.onInterrupt {
+      staging.discard()
+      if let stateStaging { unlink(stateStaging) }
+    }
+    defer {
+      staging.discard()
+      if let stateStaging { unlink(stateStaging) }
+    }
+    let outputs = try ExportOutputs(
+      options: options, folder: staging.stagingDirectory, definitions: definitions.tasks)
+    defer { outputs.abandonUnfinished() }
+    let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
+    var pass = ExportPass(
+      options: options, plan: plan, outputs: outputs, log: log, now: started, state: state)
+    try pass.recordWalkProblems(problems)
+    try pass.importAll(importer: importer)
+    try outputs.finish()
+    report.merge(pass.report)
+
+    var renames: [OutputCommit.Rename] = []
+    let stamp = ExportRun.stamp(started)
+    // Only touched inputs (new timestamps, same bytes): record the timestamps, write no outputs.
+    let onlyTouched = state != nil && report.filesRead == 0
+    if let state, onlyTouched {
+      report.nothingNew = true
+      log.log(
+        LogEvent(
+          "nothing_new", level: .info,
+          message: "nothing new since \(state.exportedAt): \(grouped(items.count)) files unchanged",
+          fields: [("unchanged", .integer(items.count)), ("since", .text(state.exportedAt))]))
+    } else if state != nil && !options.append {
+      var delta = folder + "/delta-" + stamp
+      // Two runs within one second: keep both deltas.
+      var attempt = 1
+      while FileManager.default.fileExists(atPath: delta) {
+        attempt += 1
+        delta = folder + "/delta-" + stamp + "-\(attempt)"
+      }
+      renames.append(.init(from: staging.stagingDirectory, to: delta))
+      report.deltaDirectory = delta
+    } else {
+      if options.append, state != nil {
+        try AppendMerge(folder: folder, staging: staging.stagingDirectory)
+          .mergeLongTables(replacing: pass.replacedSources)
+      }
+      renames += ExportRun.commitOrder(outputs.writtenFiles).map {
+        .init(from: staging.stagingDirectory + "/" + $0, to: folder + "/" + $0)
       }
     }
-    try outputs.finish()
-    report.outputs = outputs.writtenFiles
+    if let statePath = options.statePath, let stateStaging {
+      var next = pass.nextState(previous: state, folder: folder)
+      // "Nothing new since" keeps naming the last run that exported something.
+      next.exportedAt = onlyTouched ? (state?.exportedAt ?? "") : ExportRun.iso8601(started)
+      try writeDurably(Array(try next.encoded()), to: stateStaging)
+      renames.append(.init(from: stateStaging, to: statePath))
+    }
+    let commit = {
+      try staging.commit(renames)
+      interrupts?.markCommitted()
+    }
+    if let interrupts { try interrupts.critical(commit) } else { try commit() }
+    report.outputs = onlyTouched ? [] : outputs.writtenFiles
     report.warnings = outputs.warnings
-    for warning in report.warnings { log("rkexport: warning: \(warning)") }
+    for warning in report.warnings {
+      log.log(LogEvent("warning", level: .warning, message: warning))
+    }
     report.seconds = Date().timeIntervalSince(started)
     return report
+  }
+
+  /// Data tables first, the input list next, the data package last: a reader that sees the
+  /// new datapackage.json sees every file it describes.
+  static func commitOrder(_ files: [String]) -> [String] {
+    let last = ["inputs.csv", "codebook.csv", "datapackage.json"]
+    return files.filter { !last.contains($0) } + last.filter { files.contains($0) }
+  }
+
+  /// `20240131T020000Z`: the delta folder's suffix, UTC, sortable.
+  static func stamp(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    return formatter.string(from: date)
+  }
+
+  static func iso8601(_ date: Date) -> String {
+    ISO8601DateFormatter().string(from: date)
   }
 }
 
@@ -88,6 +160,32 @@ extension ExportReport {
     "read \(grouped(filesRead)) files (\(grouped(filesOK)) ok, \(grouped(filesFailed)) failed, "
       + "\(grouped(filesSkipped)) skipped): \(grouped(taskRuns)) task runs, "
       + "\(grouped(answers)) answers in \(String(format: "%.1f", seconds)) s"
+  }
+
+  /// The summary as a log event (`{"event":"summary","files_read":…}` in JSON logs).
+  public var summaryEvent: LogEvent {
+    var fields: [(String, LogValue)] = [
+      ("files_read", .integer(filesRead)), ("files_ok", .integer(filesOK)),
+      ("files_failed", .integer(filesFailed)), ("files_skipped", .integer(filesSkipped)),
+      ("files_unchanged", .integer(filesUnchanged)), ("task_runs", .integer(taskRuns)),
+      ("answers", .integer(answers)), ("data_warnings", .integer(dataWarnings)),
+      ("seconds", .number((seconds * 1000).rounded() / 1000)),
+      ("exit_status", .integer(Int(exitStatus))),
+    ]
+    if let deltaDirectory { fields.append(("delta", .text(deltaDirectory))) }
+    return LogEvent("summary", level: .info, message: summaryLine, fields: fields)
+  }
+
+  mutating func merge(_ pass: ExportReport) {
+    filesRead = pass.filesRead
+    filesOK = pass.filesOK
+    filesFailed = pass.filesFailed
+    filesSkipped = pass.filesSkipped
+    filesUnchanged += pass.filesUnchanged
+    taskRuns = pass.taskRuns
+    answers = pass.answers
+    runsBeforeSince = pass.runsBeforeSince
+    dataWarnings = pass.dataWarnings
   }
 }
 

@@ -6,32 +6,42 @@ import Foundation
 ///
 /// At most `window` results wait to be consumed: workers pause when they run that far ahead, so
 /// memory stays flat however many inputs there are.
+///
+/// With `timeout` and `timedOut`, an input whose transform has run longer than that many seconds is given up:
+/// `consume` receives `timedOut(input)` in its place and a fresh worker takes over the stuck one's
+/// share. A Swift thread cannot be killed, so the stuck transform keeps its thread (and memory)
+/// until it returns or the process exits; its late result is dropped.
 public func orderedParallelMap<Input: Sendable, Output: Sendable>(
-  _ inputs: [Input], jobs: Int, window: Int = 256,
+  _ inputs: [Input], jobs: Int, window: Int = 256, timeout: TimeInterval? = nil,
+  timedOut: ((Input) -> Output)? = nil,
   transform: @escaping @Sendable (Input) -> Output,
   consume: (Int, Output) throws -> Void
 ) rethrows {
   let jobs = max(1, min(jobs, inputs.count))
-  if jobs <= 1 {
+  let timeout = timedOut == nil ? nil : timeout  // without a substitute, never give up
+  if jobs <= 1 && timeout == nil {
     for (index, input) in inputs.enumerated() { try consume(index, transform(input)) }
     return
   }
   let state = ReorderBuffer<Output>(count: inputs.count, window: max(window, jobs * 2))
-  var threads: [Thread] = []
-  for _ in 0..<jobs {
+  let startWorker: @Sendable () -> Void = {
     let thread = Thread {
       while let index = state.claimNext() {
         state.deliver(index, transform(inputs[index]))
       }
     }
     thread.stackSize = 8 << 20  // deep but bounded recursion in readers
-    threads.append(thread)
     thread.start()
   }
+  for _ in 0..<jobs { startWorker() }
   defer { state.cancel() }
   for index in 0..<inputs.count {
-    let output = state.take(index)
-    try consume(index, output)
+    if let output = state.take(index, timeout: timeout) {
+      try consume(index, output)
+    } else if let timedOut {
+      startWorker()
+      try consume(index, timedOut(inputs[index]))
+    }
   }
 }
 
@@ -43,6 +53,8 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
   private var nextToClaim = 0
   private var nextToTake = 0
   private var ready: [Int: Output] = [:]
+  private var claimedAt: [Int: Date] = [:]
+  private var abandoned: Set<Int> = []
   private var cancelled = false
 
   init(count: Int, window: Int) {
@@ -59,17 +71,21 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
     }
     guard !cancelled, nextToClaim < count else { return nil }
     defer { nextToClaim += 1 }
+    claimedAt[nextToClaim] = Date()
+    condition.broadcast()
     return nextToClaim
   }
 
   func deliver(_ index: Int, _ output: Output) {
     condition.lock()
-    ready[index] = output
+    claimedAt[index] = nil
+    if abandoned.remove(index) == nil { ready[index] = output }
     condition.broadcast()
     condition.unlock()
   }
 
-  func take(_ index: Int) -> Output {
+  /// The result for `index`, or nil when its transform ran past `timeout` seconds.
+  func take(_ index: Int, timeout: TimeInterval?) -> Output? {
     condition.lock()
     defer { condition.unlock() }
     while true {
@@ -78,7 +94,23 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
         condition.broadcast()
         return output
       }
-      condition.wait()
+      guard let timeout else {
+        condition.wait()
+        continue
+      }
+      guard let started = claimedAt[index] else {
+        _ = condition.wait(until: Date().addingTimeInterval(min(timeout, 1)))
+        continue
+      }
+      let deadline = started.addingTimeInterval(timeout)
+      if Date() >= deadline {
+        claimedAt[index] = nil
+        abandoned.insert(index)
+        nextToTake = index + 1
+        condition.broadcast()
+        return nil
+      }
+      _ = condition.wait(until: deadline)
     }
   }
 

@@ -25,8 +25,8 @@ public struct StatsRun {
       report.warnings.append("rkexport: \(problem)")
     }
     let rule = options.participantRule
-    orderedParallelMap(items, jobs: options.jobs, transform: { importer.importItem($0) }) {
-      index, outcome in
+    let read: @Sendable (InputItem) -> ImportOutcome = { importer.importItem($0) }
+    orderedParallelMap(items, jobs: options.jobs, transform: read) { index, outcome in
       report.filesRead += 1
       switch outcome {
       case .imported(let input):

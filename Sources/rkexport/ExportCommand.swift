@@ -1,20 +1,31 @@
 // `rkexport [export] INPUT...`: the whole export, as a cron job runs it.
 import ArgumentParser
 import Foundation
+import RKModel
 import RKPipeline
 import RKTable
 
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Export every result found in the inputs (the default command)."
+    abstract: "Export every result found in the inputs (the default command).",
+    discussion: """
+      Outputs appear all together when the run completes: files are staged in a hidden folder \
+      and renamed into place at the end. An interrupted or failed run leaves the previous \
+      outputs unchanged. One run at a time per output folder (a lock file, .rkexport.lock).
+
+      Exit status: 0 every input was read; 1 some inputs failed; 2 usage error; 3 nothing \
+      could be exported; 4 another run is writing the output folder; 130/143 interrupted by \
+      SIGINT/SIGTERM (nothing written).
+      """
   )
 
   @OptionGroup var input: InputOptions
 
   @Option(
     name: .customLong("out"),
-    help: ArgumentHelp("Folder to write the outputs into (created when missing).", valueName: "dir"))
+    help: ArgumentHelp("Folder to write the outputs into (created when missing).", valueName: "dir")
+  )
   var outputDirectory: String = "rkexport-out"
 
   @Option(
@@ -27,8 +38,7 @@ struct ExportCommand: ParsableCommand {
   @Flag(help: "Also write results.xlsx, with real Excel dates, a summary and charts.")
   var xlsx = false
 
-  @Flag(help: "Print nothing but errors.")
-  var quiet = false
+  @OptionGroup var cron: CronOptions
 
   func validate() throws {
     guard TimeZoneRule(identifier: timeZone) != nil else {
@@ -36,10 +46,15 @@ struct ExportCommand: ParsableCommand {
         "--tz '\(timeZone)' is not a time zone this system knows; use a name such as "
           + "Europe/Zurich or America/New_York, or UTC.")
     }
+    if cron.append && xlsx {
+      throw ValidationError(
+        "--append cannot be combined with --xlsx: a workbook cannot be appended to. "
+          + "Use --state alone (a delta folder per run, each with its results.xlsx).")
+    }
   }
 
   func run() throws {
-    let options = ExportOptions(
+    var options = ExportOptions(
       inputs: input.inputs,
       outputDirectory: outputDirectory,
       timeZone: TimeZoneRule(identifier: timeZone) ?? .utc,
@@ -48,15 +63,26 @@ struct ExportCommand: ParsableCommand {
       writeXLSX: xlsx,
       surveyDefinitions: input.surveyDefinitions
     )
+    options.statePath = cron.state
+    options.append = cron.append
+    options.since = cron.since.flatMap(CronOptions.parseInstant)
+    options.fileTimeoutSeconds = cron.fileTimeout
+    let log = RunLog(format: cron.logFormat, quiet: cron.quiet)
+    let interrupts = InterruptGuard { message in
+      log.log(LogEvent("interrupted", level: .error, message: message))
+    }
     let report: ExportReport
     do {
-      report = try ExportRun(options: options).run { line in
-        if !quiet { printError(line) }
-      }
+      report = try ExportRun(options: options).run(log: log, interrupts: interrupts)
+    } catch let busy as OutputLock.Busy {
+      log.log(LogEvent("locked", level: .error, message: busy.description))
+      throw ExitCode(CronOptions.lockedStatus)
     } catch {
-      throw RunFailure(status: 3, message: "nothing exported: \(error)")
+      log.log(LogEvent("failed", level: .error, message: "nothing exported: \(error)"))
+      throw ExitCode(3)
     }
-    if !quiet { printError(report.summaryLine) }
+    interrupts.stopListening()
+    if !report.nothingNew { log.log(report.summaryEvent) }
     if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
   }
 }

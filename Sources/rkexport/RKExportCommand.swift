@@ -13,12 +13,15 @@ struct RKExportCommand: ParsableCommand {
         summary.csv, choices.csv, codebook.csv, datapackage.json, results.xlsx (--xlsx)
 
       Export options (see rkexport export --help): --out <dir>, --tz <zone>, --xlsx,
-      --participant-pattern <regex>, --survey-definition <file>, --jobs <n>, --quiet.
+      --participant-pattern <regex>, --survey-definition <file>, --jobs <n>, --quiet,
+      --state <file>, --append, --since <date>, --log-format text|json, --file-timeout <s>.
 
       Exit status: 0 every input was read; 1 some inputs failed (the others are exported and \
-      inputs.csv says why); 2 usage error; 3 nothing could be exported.
+      inputs.csv says why); 2 usage error; 3 nothing could be exported; 4 another run is \
+      writing the output folder; 130/143 interrupted by SIGINT/SIGTERM (nothing written).
 
-      Nightly: rkexport /srv/study/results --out /srv/study/export --xlsx --quiet
+      Nightly: rkexport /srv/study/results --out /srv/study/export --state /srv/study/state.json \
+      --quiet
       """,
     version: rkexportVersion,
     subcommands: [ExportCommand.self, StatsCommand.self, InspectCommand.self],

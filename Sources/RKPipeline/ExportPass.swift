@@ -1,0 +1,194 @@
+// The reading half of an export: every input in path order, its rows to the staged outputs.
+import Foundation
+import RKImport
+import RKModel
+import RKTidy
+
+/// Reads the planned inputs in parallel and hands their runs, in path order, to the outputs;
+/// keeps the counts, the warnings and what the next state file records.
+struct ExportPass {
+  /// What a worker thread found for one input.
+  struct Found: Sendable {
+    /// nil when the input was only touched (same hash) and need not be read.
+    var outcome: ImportOutcome?
+    var hash: String
+  }
+
+  let options: ExportOptions
+  let plan: IncrementalPlan
+  let outputs: ExportOutputs
+  let log: RunLog
+  private(set) var report = ExportReport()
+  /// Display paths whose earlier rows --append must drop (the input changed).
+  private(set) var replacedSources: Set<String> = []
+  private var entries: [String: ExportState.Entry] = [:]
+  private var warnings: DataWarnings
+
+  init(
+    options: ExportOptions, plan: IncrementalPlan, outputs: ExportOutputs, log: RunLog,
+    now: Date, state: ExportState?
+  ) {
+    self.options = options
+    self.plan = plan
+    self.outputs = outputs
+    self.log = log
+    var known: [String: String] = [:]
+    for key in plan.keptKeys {
+      guard let entry = state?.inputs[key] else { continue }
+      for uuid in entry.taskRunUUIDs { known[uuid] = entry.path ?? key }
+    }
+    warnings = DataWarnings(now: now, knownUUIDs: known)
+  }
+
+  /// Lists inputs the walk could not open (a missing root) as failed.
+  mutating func recordWalkProblems(_ problems: [ImportError]) throws {
+    for problem in problems {
+      try outputs.addInput(
+        InputRecord(
+          path: problem.file, format: "", status: .failed, taskRuns: 0, answers: 0,
+          error: problem.message))
+      report.filesRead += 1
+      report.filesFailed += 1
+      log.log(inputFailed(path: problem.file, error: problem.description))
+    }
+  }
+
+  /// Reads every planned input, `options.jobs` at a time, each within the per-file time limit.
+  mutating func importAll(importer: InputImporter) throws {
+    let work = plan.work
+    let incremental = options.statePath != nil
+    let append = options.append
+    let hashes = HashCache()
+    let limit = options.fileTimeoutSeconds
+    let progress = ProgressBar(
+      log: log, total: work.count,
+      enabled: ProgressBar.standardErrorIsTerminal && !log.quiet && log.format == .text)
+    defer { progress.finish() }
+    try orderedParallelMap(
+      work, jobs: options.jobs, timeout: limit > 0 ? limit : nil,
+      timedOut: { piece in
+        let seconds = limit.rounded() == limit ? String(Int(limit)) : String(limit)
+        let error = ImportError(
+          file: piece.item.displayPath, reason: "took longer than \(seconds) s; given up")
+        return Found(outcome: .failed(.unknown, error), hash: "")
+      },
+      transform: { piece in
+        let hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
+        let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
+        if touched && !append { return Found(outcome: nil, hash: hash) }
+        return Found(outcome: importer.importItem(piece.item), hash: hash)
+      },
+      consume: { index, found in
+        try consume(work[index], found)
+        progress.update(done: index + 1)
+      })
+    for event in warnings.omitted() { log.log(event) }
+  }
+
+  /// The state after this run: the previous entries, with every input read for export replaced.
+  func nextState(previous: ExportState?, folder: String) -> ExportState {
+    var state = previous ?? ExportState(exportedAt: "", outputDirectory: folder)
+    state.outputDirectory = folder
+    for (key, entry) in entries { state.inputs[key] = entry }
+    return state
+  }
+
+  // MARK: - One input
+
+  private mutating func consume(_ piece: IncrementalPlan.Work, _ found: Found) throws {
+    let item = piece.item
+    let touched =
+      piece.role == .export && !found.hash.isEmpty && piece.previous?.hash == found.hash
+    if piece.role == .derivedOnly || touched {
+      report.filesUnchanged += 1
+      if touched, var entry = piece.previous, let fingerprint = piece.fingerprint {
+        // Same bytes, new timestamp: remember the timestamp so the next run need not hash it.
+        entry.size = fingerprint.size
+        entry.modified = fingerprint.modified
+        entries[piece.key] = entry
+      }
+      if case .imported(let input)? = found.outcome {
+        for run in selectedRuns(input, item: item) { try outputs.addDerivedOnly(run) }
+      }
+      return
+    }
+    guard let outcome = found.outcome else { return }
+    if piece.previous != nil {
+      replacedSources.insert(item.displayPath)
+      log.log(
+        LogEvent(
+          "input_changed", level: .warning,
+          message: "\(item.displayPath): changed since the last export; exported again",
+          fields: [("path", .text(item.displayPath))]))
+    }
+    report.filesRead += 1
+    var uuids: [String] = []
+    let status: InputStatus
+    switch outcome {
+    case .imported(let input):
+      var answers = 0
+      let runs = selectedRuns(input, item: item)
+      for run in runs {
+        for event in warnings.check(run) {
+          report.dataWarnings += 1
+          log.log(event)
+        }
+        if let uuid = run.runUUID { uuids.append(uuid) }
+        answers += try outputs.add(run)
+      }
+      report.filesOK += 1
+      report.taskRuns += runs.count
+      report.answers += answers
+      status = .ok
+      let note = input.notes.isEmpty ? nil : input.notes.joined(separator: "; ")
+      try outputs.addInput(
+        InputRecord(
+          path: item.displayPath, format: input.format.rawValue, status: .ok,
+          taskRuns: runs.count, answers: answers, error: note))
+    case .failed(let format, let error):
+      report.filesFailed += 1
+      status = .failed
+      log.log(inputFailed(path: item.displayPath, error: error.description))
+      try outputs.addInput(
+        InputRecord(
+          path: item.displayPath, format: format.rawValue, status: .failed, taskRuns: 0,
+          answers: 0, error: error.message))
+    case .skipped(let format, let reason):
+      report.filesSkipped += 1
+      status = .skipped
+      try outputs.addInput(
+        InputRecord(
+          path: item.displayPath, format: format.rawValue, status: .skipped, taskRuns: 0,
+          answers: 0, error: reason))
+    }
+    if let fingerprint = piece.fingerprint {
+      entries[piece.key] = ExportState.Entry(
+        size: fingerprint.size, modified: fingerprint.modified, hash: found.hash,
+        taskRunUUIDs: uuids, status: status.rawValue, path: item.displayPath)
+    }
+  }
+
+  /// The file's runs with participant and source set, minus those --since leaves out.
+  private mutating func selectedRuns(_ input: ImportedInput, item: InputItem) -> [TaskRun] {
+    var runs: [TaskRun] = []
+    for (number, var run) in input.runs.enumerated() {
+      run.participantID = options.participantRule.participantID(for: item)
+      // A file holding several runs (an NSArray root) numbers them: `path#1`, `path#2`.
+      run.source = input.runs.count > 1 ? "\(item.displayPath)#\(number + 1)" : item.displayPath
+      if let since = options.since {
+        guard let when = run.endDate ?? run.startDate, when >= since else {
+          report.runsBeforeSince += 1
+          continue
+        }
+      }
+      runs.append(run)
+    }
+    return runs
+  }
+
+  private func inputFailed(path: String, error: String) -> LogEvent {
+    LogEvent(
+      "input_failed", level: .error, message: error,
+      fields: [("path", .text(path)), ("error", .text(error))])
+  }
+}

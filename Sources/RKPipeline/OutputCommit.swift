@@ -1,0 +1,135 @@
+// Outputs as a set: written into a hidden staging folder, renamed into place only at the end.
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The staging folder of one run and the journal that makes its final renames all-or-nothing.
+///
+/// Every output is written below `<out>/.rkexport-staging-<pid>/`. When the whole run has
+/// completed, `commit(_:)` writes the list of renames to `<out>/.rkexport-commit` (fsynced,
+/// itself renamed into place), performs them in that fixed order and removes the journal.
+/// A run killed during the renames leaves the journal; the next run (under the lock) finishes
+/// those renames before anything else (`recover`), so readers end up with the complete new set.
+/// A run killed before the journal exists leaves only a staging folder, which the next run
+/// removes: the previous outputs are untouched.
+public final class OutputCommit {
+  /// Prefix of staging folder names inside the output folder (hidden, so walks skip them).
+  public static let stagingPrefix = ".rkexport-staging-"
+  /// The journal's name inside the output folder.
+  public static let journalName = ".rkexport-commit"
+
+  public let outputDirectory: String
+  /// Where this run writes; same file system as the outputs, so renames are atomic.
+  public let stagingDirectory: String
+
+  /// One rename of the commit: absolute or output-relative paths, as given.
+  public struct Rename: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public init(from: String, to: String) {
+      self.from = from
+      self.to = to
+    }
+  }
+
+  /// Creates the staging folder. Call with the output lock held.
+  public init(outputDirectory: String) throws {
+    self.outputDirectory = outputDirectory
+    stagingDirectory = outputDirectory + "/" + OutputCommit.stagingPrefix + String(getpid())
+    try? FileManager.default.removeItem(atPath: stagingDirectory)
+    try createFolder(stagingDirectory)
+  }
+
+  /// Finishes a commit a killed run left half done and removes stale staging folders.
+  /// Returns a line to log when something was recovered or removed.
+  public static func recover(outputDirectory: String) -> [String] {
+    var notes: [String] = []
+    let journal = outputDirectory + "/" + journalName
+    if let text = try? String(contentsOfFile: journal, encoding: .utf8) {
+      var finished = 0
+      for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { continue }
+        let from = String(parts[0])
+        let to = String(parts[1])
+        if FileManager.default.fileExists(atPath: from) {
+          makeParent(of: to)
+          if Glibc.rename(from, to) == 0 { finished += 1 }
+        }
+      }
+      unlink(journal)
+      notes.append("finished the commit of an interrupted run (\(finished) files renamed)")
+    }
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? []
+    for name in names.sorted()
+    where name.hasPrefix(stagingPrefix) || (name.hasPrefix(".") && name.hasSuffix(".tmp")) {
+      try? FileManager.default.removeItem(atPath: outputDirectory + "/" + name)
+      notes.append("removed \(name) left by an interrupted run")
+    }
+    return notes
+  }
+
+  /// Writes the journal, performs `renames` in order, removes the journal and the staging
+  /// folder. A failure part-way leaves the journal, so the next run completes the set.
+  public func commit(_ renames: [Rename]) throws {
+    let journal = outputDirectory + "/" + OutputCommit.journalName
+    let text = renames.map { "\($0.from)\t\($0.to)\n" }.joined()
+    try writeDurably(Array(text.utf8), to: journal)
+    for rename in renames {
+      OutputCommit.makeParent(of: rename.to)
+      guard Glibc.rename(rename.from, rename.to) == 0 else {
+        let reason = String(cString: strerror(errno))
+        throw OutputError(path: rename.to, reason: "cannot rename the finished file: \(reason)")
+      }
+    }
+    syncFolder(outputDirectory)
+    unlink(journal)
+    discard()
+  }
+
+  /// Removes the staging folder and everything in it. Safe to repeat.
+  public func discard() {
+    try? FileManager.default.removeItem(atPath: stagingDirectory)
+  }
+
+  private static func makeParent(of path: String) {
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty {
+      try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    }
+  }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, fsyncs it and renames it onto `path`.
+func writeDurably(_ bytes: [UInt8], to path: String) throws {
+  let temporary = path + ".\(getpid()).tmp"
+  let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard fd >= 0 else { throw OutputError(path: path, reason: "cannot create the file") }
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    if written < 0 && errno == EINTR { continue }
+    guard written > 0 else {
+      _ = close(fd)
+      unlink(temporary)
+      throw OutputError(path: path, reason: "cannot write the file")
+    }
+    offset += written
+  }
+  let synced = fsync(fd) == 0
+  _ = close(fd)
+  guard synced, Glibc.rename(temporary, path) == 0 else {
+    unlink(temporary)
+    throw OutputError(path: path, reason: "cannot write the file")
+  }
+}
+
+/// fsyncs a folder so the renames in it survive a power cut.
+func syncFolder(_ path: String) {
+  let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+  guard fd >= 0 else { return }
+  _ = fsync(fd)
+  _ = close(fd)
+}

@@ -1,0 +1,106 @@
+// Nightly runs (issue 5): interrupted runs change nothing, one run per folder, incremental runs.
+import Foundation
+import XCTest
+
+final class CronRunTests: XCTestCase {
+  /// SIGKILL and SIGTERM at random moments never leave a partial output set: the visible files
+  /// are byte for byte the previous export or the complete new one, and SIGTERM leaves no
+  /// hidden file. The run after a SIGKILL removes what the killed run staged.
+  func testInterrupt_RandomKillsDuringExport_PreviousOutputsIntact() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<2)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--jobs", "1"]).status, 0)
+    let previous = try dir.snapshot("out")
+    try dir.makeCorpus(copies: 2..<5)
+    XCTAssertEqual(try dir.run(["in", "--out", "expected", "--jobs", "1"]).status, 0)
+    let complete = try dir.snapshot("expected")
+    XCTAssertNotEqual(previous, complete)
+
+    var generator = SystemRandomNumberGenerator()
+    var outcomes: [String: Int] = [:]
+    for attempt in 0..<14 {
+      let useKill = attempt % 2 == 0
+      let process = try dir.start(["in", "--out", "out", "--jobs", "1"], log: "run.log")
+      usleep(UInt32.random(in: 20_000...1_200_000, using: &generator))
+      kill(process.processIdentifier, useKill ? SIGKILL : SIGTERM)
+      process.waitUntilExit()
+      let log =
+        (try? String(contentsOf: dir.root.appendingPathComponent("run.log"), encoding: .utf8)) ?? ""
+      let now = try dir.snapshot("out").filter { !$0.key.hasPrefix(".") }
+      let finished = process.terminationReason == .exit && process.terminationStatus == 0
+      // A signal after the commit finds the new set complete: that is the other allowed state.
+      let committed = now == complete
+      XCTAssertTrue(committed || now == previous, "attempt \(attempt): a mixed set\n\(log)")
+      if finished { XCTAssertTrue(committed, "a finished run wrote the complete set\n\(log)") }
+      if !useKill && !finished {
+        XCTAssertEqual(process.terminationStatus, 143, log)
+        XCTAssertEqual(dir.hiddenEntries("out"), [], log)
+      }
+      let outcome = finished ? "finished" : useKill ? "killed" : "terminated"
+      outcomes[outcome + (committed ? " after commit" : ""), default: 0] += 1
+      if committed {  // put the previous export back for the next attempt
+        try FileManager.default.removeItem(at: dir.root.appendingPathComponent("out"))
+        for (path, bytes) in previous { try dir.write("out/" + path, bytes: Array(bytes)) }
+      }
+    }
+    XCTAssertGreaterThan(
+      outcomes["killed", default: 0] + outcomes["terminated", default: 0], 0, "\(outcomes)")
+    let after = try dir.run(["in", "--out", "out", "--jobs", "1"])
+    XCTAssertEqual(after.status, 0, after.stderr)
+    XCTAssertEqual(dir.hiddenEntries("out"), [], after.stderr)
+    XCTAssertEqual(try dir.snapshot("out"), complete)
+  }
+
+  func testLock_SecondRunOnSameFolder_ExitsFourAndNamesTheHolder() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<4)
+    let first = try dir.start(["in", "--out", "out", "--jobs", "1"], log: "first.log")
+    let lock = dir.root.appendingPathComponent("out/.rkexport.lock").path
+    var waited = 0
+    while !FileManager.default.fileExists(atPath: lock) && waited < 2_000 {
+      usleep(5_000)
+      waited += 1
+    }
+    let second = try dir.run(["in", "--out", "out"])
+    first.waitUntilExit()
+    XCTAssertEqual(first.terminationStatus, 0)
+    XCTAssertEqual(second.status, 4, second.stderr)
+    XCTAssertTrue(
+      second.stderr.contains("out is being written by process \(first.processIdentifier)"),
+      second.stderr)
+    XCTAssertTrue(second.stderr.contains("try again later"), second.stderr)
+    XCTAssertEqual(dir.hiddenEntries("out"), [])
+  }
+
+  func testLock_LeftByDeadProcess_TakenOverWithWarning() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    try dir.write(
+      "out/.rkexport.lock",
+      bytes: Array("process 999999 on vm (started 2020-01-01T00:00:00Z)\n".utf8))
+    try dir.write("out/.rkexport-staging-999999/answers.csv", bytes: Array("partial".utf8))
+    let result = try dir.run(["in", "--out", "out"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("warning: took over the lock of out left by process 999999"),
+      result.stderr)
+    XCTAssertEqual(dir.hiddenEntries("out"), [])
+    XCTAssertGreaterThan(try dir.readCSV("out/answers.csv").count, 1)
+  }
+
+  /// A commit cut short after its journal was written is finished by the next run.
+  func testCommit_JournalLeftByKilledRun_FinishedByNextRun() throws {
+    let dir = try Workdir()
+    try dir.write(".keep", bytes: [])
+    try dir.write("out/.rkexport-staging-1/answers.csv", bytes: Array("new\n".utf8))
+    try dir.write("out/answers.csv", bytes: Array("old\n".utf8))
+    let journal = "\(dir.path)/out/.rkexport-staging-1/answers.csv\t\(dir.path)/out/answers.csv\n"
+    try dir.write("out/.rkexport-commit", bytes: Array(journal.utf8))
+    try dir.write("in/notes.txt", bytes: Array("not a result".utf8))
+    let result = try dir.run(["in", "--out", "out"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("finished the commit of an interrupted run"), result.stderr)
+    XCTAssertEqual(dir.hiddenEntries("out"), [])
+  }
+}

@@ -1,0 +1,143 @@
+// --state, --append and the logs of nightly runs, checked against a full export of everything.
+import Foundation
+import XCTest
+
+final class IncrementalRunTests: XCTestCase {
+  private let longTables = ["task_runs.csv", "steps.csv", "answers.csv", "inputs.csv"]
+
+  func testState_NewFilesAdded_DeltaHoldsOnlyThemAndUnionEqualsFullExport() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--state", "state.json"]).status, 0)
+    try dir.makeCorpus(copies: 1..<2)
+    let second = try dir.run(["in", "--out", "out", "--state", "state.json"])
+    XCTAssertEqual(second.status, 0, second.stderr)
+    let deltas = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/out")
+      .filter { $0.hasPrefix("delta-") }
+    XCTAssertEqual(deltas.count, 1, "\(deltas)")
+    let delta = "out/" + deltas[0]
+    // Only the new copy's files were read: every input row of the delta is below copy1/.
+    let inputs = try dir.readCSV(delta + "/inputs.csv").dropFirst()
+    XCTAssertFalse(inputs.isEmpty)
+    XCTAssertTrue(inputs.allSatisfy { $0[0].hasPrefix("copy1/") }, "\(inputs.map { $0[0] })")
+    XCTAssertEqual(try dir.run(["in", "--out", "full"]).status, 0)
+    for table in longTables {
+      XCTAssertEqual(
+        union(try dir.rowMultiset("out/" + table), try dir.rowMultiset(delta + "/" + table)),
+        try dir.rowMultiset("full/" + table), table)
+    }
+  }
+
+  func testState_NothingNew_SaysSoWritesNothingExitsZero() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--state", "state.json"]).status, 0)
+    let before = try dir.snapshot("out")
+    let files = try dir.snapshot("in").count
+    let again = try dir.run(["in", "--out", "out", "--state", "state.json"])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertTrue(again.stderr.contains("nothing new since "), again.stderr)
+    XCTAssertTrue(again.stderr.contains(": \(files) files unchanged"), again.stderr)
+    XCTAssertEqual(try dir.snapshot("out"), before)
+  }
+
+  func testState_FileOverwritten_ReexportedWithWarning() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--state", "state.json"]).status, 0)
+    let base = dir.root.appendingPathComponent("in/copy0/P001")
+    let names = try FileManager.default.contentsOfDirectory(atPath: base.path).sorted()
+    let target = base.appendingPathComponent(names[0])
+    try FileManager.default.removeItem(at: target)
+    try FileManager.default.copyItem(at: base.appendingPathComponent(names[1]), to: target)
+    let result = try dir.run(["in", "--out", "out", "--state", "state.json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("copy0/P001/\(names[0]): changed since the last export"),
+      result.stderr)
+  }
+
+  func testAppend_NewAndChangedFiles_LongTablesEqualFullExport() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--state", "s.json", "--append"]).status, 0)
+    try dir.makeCorpus(copies: 1..<2)
+    let base = dir.root.appendingPathComponent("in/copy0/P002")
+    let names = try FileManager.default.contentsOfDirectory(atPath: base.path).sorted()
+    try FileManager.default.removeItem(at: base.appendingPathComponent(names[0]))
+    try FileManager.default.copyItem(
+      at: base.appendingPathComponent(names[1]), to: base.appendingPathComponent(names[0]))
+    let second = try dir.run(["in", "--out", "out", "--state", "s.json", "--append"])
+    XCTAssertEqual(second.status, 0, second.stderr)
+    XCTAssertEqual(try dir.run(["in", "--out", "full"]).status, 0)
+    for table in longTables {
+      XCTAssertEqual(
+        try dir.rowMultiset("out/" + table), try dir.rowMultiset("full/" + table), table)
+    }
+    for name in try FileManager.default.contentsOfDirectory(atPath: dir.path + "/full/wide") {
+      XCTAssertEqual(
+        try dir.rowMultiset("out/wide/" + name), try dir.rowMultiset("full/wide/" + name), name)
+    }
+    XCTAssertEqual(try dir.readCSV("out/summary.csv"), try dir.readCSV("full/summary.csv"))
+  }
+
+  func testLogFormatJSON_FailedInputAndSummary_EveryLineIsAnObject() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    try dir.write("in/copy0/P001/broken.archive", bytes: Array("bplist00".utf8) + [0, 1, 2])
+    let result = try dir.run(["in", "--out", "out", "--log-format", "json"])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    var events: [String] = []
+    for line in result.stderr.split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      XCTAssertNotNil(object, String(line))
+      events.append(object?["event"] as? String ?? "")
+      if object?["event"] as? String == "input_failed" {
+        XCTAssertEqual(object?["path"] as? String, "copy0/P001/broken.archive")
+      }
+      if object?["event"] as? String == "summary" {
+        XCTAssertEqual(object?["files_failed"] as? Int, 1)
+      }
+    }
+    XCTAssertTrue(events.contains("input_failed"), "\(events)")
+    XCTAssertEqual(events.last, "summary")
+  }
+
+  func testProgress_StderrNotATerminal_NoProgressBar() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    let result = try dir.run(["in", "--out", "out"])
+    XCTAssertFalse(result.stderr.contains("\r"), result.stderr)
+    XCTAssertFalse(result.stderr.contains(" left"), result.stderr)
+  }
+
+  func testProgress_UnderScript_DrawsTheBar() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+      throw XCTSkip("script(1) is not installed")
+    }
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<2)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = [
+      "-qc", "\(Workdir.binary.path) in --out out --jobs 1", dir.path + "/typescript",
+    ]
+    process.currentDirectoryURL = dir.root
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let text = try String(contentsOfFile: dir.path + "/typescript", encoding: .utf8)
+    XCTAssertTrue(text.contains(" files "), text)
+    XCTAssertTrue(text.contains(" left"), text)
+  }
+
+  func testSince_DateAfterAllRuns_ExportsNoTaskRuns() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    let result = try dir.run(["in", "--out", "out", "--since", "2030-01-01"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try dir.readCSV("out/task_runs.csv").count, 1)
+    let bad = try dir.run(["in", "--out", "out", "--since", "yesterday"])
+    XCTAssertEqual(bad.status, 2, bad.stderr)
+  }
+}

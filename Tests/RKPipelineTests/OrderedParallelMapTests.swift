@@ -1,0 +1,46 @@
+// The parallel map keeps input order and gives up on an input that runs past its time limit.
+import Foundation
+import XCTest
+
+@testable import RKPipeline
+
+final class OrderedParallelMapTests: XCTestCase {
+  func testOrderedParallelMap_ThreeJobs_ResultsInInputOrder() {
+    var seen: [Int] = []
+    orderedParallelMap(
+      Array(0..<200), jobs: 3, transform: { $0 * 2 }, consume: { _, value in seen.append(value) })
+    XCTAssertEqual(seen, (0..<200).map { $0 * 2 })
+  }
+
+  func testOrderedParallelMap_SlowInput_ReplacedByTimedOutValueOthersKept() {
+    var seen: [Int] = []
+    let started = Date()
+    orderedParallelMap(
+      [1, 2, 3, 4], jobs: 2, timeout: 0.3, timedOut: { -$0 },
+      transform: { value in
+        if value == 2 { Thread.sleep(forTimeInterval: 5) }
+        return value
+      }, consume: { _, value in seen.append(value) })
+    XCTAssertEqual(seen, [1, -2, 3, 4])
+    XCTAssertLessThan(Date().timeIntervalSince(started), 4, "did not wait for the slow input")
+  }
+
+  func testContentHash_KnownVectors_MatchFNV1a64() {
+    // Reference values from the FNV test suite (isthe.com/chongo/tech/comp/fnv): "" and "a".
+    XCTAssertEqual(ContentHash().hex, "cbf29ce484222325")
+    var hash = ContentHash()
+    hash.update(Array("a".utf8))
+    XCTAssertEqual(hash.hex, "af63dc4c8601ec8c")
+  }
+
+  func testAppendMerge_SourceWithRunNumber_MapsToItsInput() {
+    XCTAssertEqual(AppendMerge.inputPath("P001/a.archive#2"), "P001/a.archive")
+    XCTAssertEqual(AppendMerge.inputPath("P001/a#b.archive"), "P001/a#b.archive")
+    XCTAssertEqual(AppendMerge.inputPath("P001/a.archive#"), "P001/a.archive#")
+  }
+
+  func testCSVRecordFields_QuotedCommaQuoteAndLineBreak_Unquoted() {
+    let record = Data("a,\"b,\"\"c\"\"\nd\",\n".utf8)
+    XCTAssertEqual(CSVRecordReader.fields(record), ["a", "b,\"c\"\nd", ""])
+  }
+}
