@@ -45,7 +45,7 @@ let package = Package(
     .executableTarget(
       name: "rkexport",
       dependencies: [
-        "RKPipeline", "RKImport", "RKModel",
+        "RKPipeline", "RKImport", "RKModel", "RKTable", "RKTidy",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

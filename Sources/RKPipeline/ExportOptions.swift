@@ -1,6 +1,7 @@
 // Everything one export run needs to know, gathered by the command line or a library caller.
 import RKModel
 import RKTable
+import RKTidy
 
 /// The settings of one export run.
 public struct ExportOptions: Sendable {
@@ -25,6 +26,11 @@ public struct ExportOptions: Sendable {
   public var since: Instant?
   /// Seconds one input may take to parse before it is reported failed.
   public var fileTimeoutSeconds = 60.0
+  /// Pseudonymous participant ids and dropped free text, for sharing (off by default).
+  public var privacy = PrivacyOptions()
+  /// Prefix CSV text cells starting with `=`, `+`, `-`, `@` with `'` (off by default: R and
+  /// pandas users want the data unchanged).
+  public var excelSafe = false
 
   public init(
     inputs: [String], outputDirectory: String = "rkexport-out", timeZone: TimeZoneRule = .utc,

@@ -98,6 +98,7 @@ final class ExportOutputs {
     for row in summaryRows { try summarySheet?.write(row) }
     for row in choiceRows { try choicesSheet?.write(row) }
     schemas += [SummaryTable.schema, ChoicesTable.schema, ExportSchemas.inputs, Codebook.schema]
+    schemas = schemas.map(describingPrivacy)
     let codebookRows = Codebook.rows(for: schemas, definitions: definitions)
     try writeCSV(Codebook.schema, codebookRows)
     if let workbook {
@@ -125,6 +126,22 @@ final class ExportOutputs {
     }
   }
 
+  /// The schema with the privacy options' notes added to the columns they change, so the
+  /// codebook and data package say why ids look random or text cells are empty.
+  private func describingPrivacy(_ schema: TableSchema) -> TableSchema {
+    var schema = schema
+    for index in schema.columns.indices {
+      let name = schema.columns[index].name
+      if options.privacy.pseudonymizer != nil && (name == "participant_id" || name == "source") {
+        schema.columns[index].description += " " + PrivacyOptions.pseudonymNote
+      }
+      if options.privacy.dropFreeText && schema.name == "answers" && name == "value" {
+        schema.columns[index].description += " " + PrivacyOptions.freeTextNote
+      }
+    }
+    return schema
+  }
+
   /// Removes temporary files of a run that did not finish.
   func abandonUnfinished() {
     for writer in pending { writer.abandon() }
@@ -141,7 +158,7 @@ final class ExportOutputs {
       schemas.append(schema)
       let csv = try CSVWriter(
         path: folder + "/" + schema.name + ".csv", schema: schema,
-        timeZone: options.timeZone)
+        timeZone: options.timeZone, excelSafe: options.excelSafe)
       pending.append(csv)
       writtenFiles.append(schema.name + ".csv")
       let sheet = try workbook?.addTableSheet(name: taskID, schema: schema, note: nil)
@@ -162,7 +179,7 @@ final class ExportOutputs {
   private func writeCSV(_ schema: TableSchema, _ rows: [[Cell]]) throws {
     let writer = try CSVWriter(
       path: folder + "/" + schema.name + ".csv", schema: schema,
-      timeZone: options.timeZone)
+      timeZone: options.timeZone, excelSafe: options.excelSafe)
     pending.append(writer)
     for row in rows { try writer.write(row) }
     writtenFiles.append(schema.name + ".csv")
@@ -180,7 +197,8 @@ final class TableOutput {
   {
     self.schema = schema
     csv = try CSVWriter(
-      path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone)
+      path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone,
+      excelSafe: options.excelSafe)
     sheet = try workbook?.addTableSheet(name: schema.name, schema: schema, note: nil)
   }
 

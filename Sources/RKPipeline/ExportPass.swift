@@ -23,12 +23,20 @@ struct ExportPass {
   private(set) var replacedSources: Set<String> = []
   private var entries: [String: ExportState.Entry] = [:]
   private var warnings: DataWarnings
+  private let privacy: PrivacyFilter
+  private let definitions: [String: TaskDefinition]
 
   init(
     options: ExportOptions, plan: IncrementalPlan, outputs: ExportOutputs, log: RunLog,
-    now: Date, state: ExportState?
+    now: Date, state: ExportState?, definitions: [TaskDefinition] = []
   ) {
     self.options = options
+    privacy = PrivacyFilter(options: options.privacy)
+    var byTask: [String: TaskDefinition] = [:]
+    for definition in definitions where byTask[definition.taskIdentifier] == nil {
+      byTask[definition.taskIdentifier] = definition
+    }
+    self.definitions = byTask
     self.plan = plan
     self.outputs = outputs
     self.log = log
@@ -141,25 +149,25 @@ struct ExportPass {
       report.answers += answers
       status = .ok
       let note = input.notes.isEmpty ? nil : input.notes.joined(separator: "; ")
-      try outputs.addInput(
+      try addInput(
         InputRecord(
           path: item.displayPath, format: input.format.rawValue, status: .ok,
-          taskRuns: runs.count, answers: answers, error: note))
+          taskRuns: runs.count, answers: answers, error: note), item: item)
     case .failed(let format, let error):
       report.filesFailed += 1
       status = .failed
       log.log(inputFailed(path: item.displayPath, error: error.description))
-      try outputs.addInput(
+      try addInput(
         InputRecord(
           path: item.displayPath, format: format.rawValue, status: .failed, taskRuns: 0,
-          answers: 0, error: error.message))
+          answers: 0, error: error.message), item: item)
     case .skipped(let format, let reason):
       report.filesSkipped += 1
       status = .skipped
-      try outputs.addInput(
+      try addInput(
         InputRecord(
           path: item.displayPath, format: format.rawValue, status: .skipped, taskRuns: 0,
-          answers: 0, error: reason))
+          answers: 0, error: reason), item: item)
     }
     if let fingerprint = piece.fingerprint {
       entries[piece.key] = ExportState.Entry(
@@ -181,9 +189,16 @@ struct ExportPass {
           continue
         }
       }
-      runs.append(run)
+      runs.append(privacy.apply(run, definition: definitions[run.taskIdentifier]))
     }
     return runs
+  }
+
+  /// An inputs.csv row, with participant ids in its path replaced when pseudonymising.
+  private func addInput(_ record: InputRecord, item: InputItem) throws {
+    guard options.privacy.isActive else { return try outputs.addInput(record) }
+    let participant = options.participantRule.participantID(for: item)
+    try outputs.addInput(privacy.apply(record, participantID: participant))
   }
 
   private func inputFailed(path: String, error: String) -> LogEvent {

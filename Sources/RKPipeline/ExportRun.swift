@@ -76,7 +76,8 @@ public final class ExportRun {
     defer { outputs.abandonUnfinished() }
     let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
     var pass = ExportPass(
-      options: options, plan: plan, outputs: outputs, log: log, now: started, state: state)
+      options: options, plan: plan, outputs: outputs, log: log, now: started, state: state,
+      definitions: definitions.tasks)
     try pass.recordWalkProblems(problems)
     try pass.importAll(importer: importer)
     try outputs.finish()

@@ -4,6 +4,7 @@ import Foundation
 import RKModel
 import RKPipeline
 import RKTable
+import RKTidy
 
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -40,6 +41,8 @@ struct ExportCommand: ParsableCommand {
 
   @OptionGroup var cron: CronOptions
 
+  @OptionGroup(title: "Sharing") var privacy: PrivacyFlags
+
   func validate() throws {
     guard TimeZoneRule(identifier: timeZone) != nil else {
       throw ValidationError(
@@ -67,6 +70,8 @@ struct ExportCommand: ParsableCommand {
     options.append = cron.append
     options.since = cron.since.flatMap(CronOptions.parseInstant)
     options.fileTimeoutSeconds = cron.fileTimeout
+    options.privacy = try privacy.privacyOptions()
+    options.excelSafe = privacy.excelSafe
     let log = RunLog(format: cron.logFormat, quiet: cron.quiet)
     let interrupts = InterruptGuard { message in
       log.log(LogEvent("interrupted", level: .error, message: message))
