@@ -161,8 +161,11 @@ struct ExportPass {
         InputRecord(
           path: item.displayPath, format: format.rawValue, status: .failed, taskRuns: 0,
           answers: 0, error: error.message), item: item)
-    case .skipped(let format, let reason):
+    case .skipped(let format, var reason):
       report.filesSkipped += 1
+      if isGivenDefinition(item) {
+        reason = "SurveyNative survey definition, used with --survey-definition"
+      }
       status = .skipped
       try addInput(
         InputRecord(
@@ -192,6 +195,15 @@ struct ExportPass {
       runs.append(privacy.apply(run, definition: definitions[run.taskIdentifier]))
     }
     return runs
+  }
+
+  /// True when the item is one of the --survey-definition files (it sits among the inputs).
+  private func isGivenDefinition(_ item: InputItem) -> Bool {
+    guard case .file(let path) = item.location else { return false }
+    let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+    return options.surveyDefinitions.contains {
+      URL(fileURLWithPath: $0).standardizedFileURL.path == standardized
+    }
   }
 
   /// An inputs.csv row, with participant ids in its path replaced when pseudonymising.
