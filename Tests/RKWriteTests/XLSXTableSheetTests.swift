@@ -32,7 +32,8 @@ final class XLSXTableSheetTests: XCTestCase {
     XCTAssertEqual(rows[1][0], XLSXFixture.text("007"))
     XCTAssertEqual(rows[1][1], XLSXFixture.number(3.25))
     XCTAssertEqual(rows[1][2], XLSXFixture.number(42, "0"))
-    XCTAssertEqual(rows[1][3], ReadCell("b", .bool(true)))
+    // Booleans carry a TRUE/FALSE number format so LibreOffice shows them as Excel does.
+    XCTAssertEqual(rows[1][3], ReadCell("b", .bool(true), "\"TRUE\";\"TRUE\";\"FALSE\""))
     XCTAssertEqual(
       rows[1][4], ReadCell("d", .text("2016-05-16T19:34:25.846000"), "yyyy-mm-dd hh:mm:ss.000"))
     XCTAssertEqual(rows[1][5], XLSXFixture.number(1.5, "0.000"))
