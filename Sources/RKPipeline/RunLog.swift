@@ -1,5 +1,6 @@
 // What a run tells its reader on stderr: plain lines for a person, JSON lines for a collector.
 import Foundation
+import RKTable
 
 /// How a run reports: `text` lines `rkexport: …`, or `json`, one object per line.
 public enum LogFormat: String, CaseIterable, Sendable {
@@ -100,24 +101,8 @@ public final class RunLog: @unchecked Sendable {
     return "{" + parts.joined(separator: ",") + "}"
   }
 
-  /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string literal (RFC 8259 §7).
+  static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
   public static func standardError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))

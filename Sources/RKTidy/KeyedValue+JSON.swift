@@ -17,10 +17,10 @@ extension KeyedValue {
     case .bool(let b): out += b ? "true" : "false"
     case .number(let n):
       out += n.double.isFinite ? n.text : "null"
-    case .string(let s): appendJSONString(s, to: &out)
-    case .data(let bytes): appendJSONString(base64(bytes), to: &out)
+    case .string(let s): JSONText.appendString(s, to: &out)
+    case .data(let bytes): JSONText.appendString(base64(bytes), to: &out)
     case .date(let instant):
-      appendJSONString(instant.millisecondsSince1970.map(ISO8601.utcMilliseconds) ?? "", to: &out)
+      JSONText.appendString(instant.millisecondsSince1970.map(ISO8601.utcMilliseconds) ?? "", to: &out)
     case .array(let items):
       out += "["
       for (i, item) in items.enumerated() {
@@ -41,38 +41,17 @@ private func appendJSONObject(className: String?, fields: [Field], to out: inout
   var first = true
   if let className {
     out += "\"_class\":"
-    appendJSONString(className, to: &out)
+    JSONText.appendString(className, to: &out)
     first = false
   }
   for field in fields {
     if !first { out += "," }
     first = false
-    appendJSONString(field.name, to: &out)
+    JSONText.appendString(field.name, to: &out)
     out += ":"
     field.value.appendJSON(to: &out)
   }
   out += "}"
-}
-
-private func appendJSONString(_ s: String, to out: inout String) {
-  out += "\""
-  for scalar in s.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  out += "\""
 }
 
 private func base64(_ bytes: [UInt8]) -> String {

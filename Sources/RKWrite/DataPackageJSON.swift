@@ -23,7 +23,7 @@ enum DataPackageJSON: Equatable {
     let inner = String(repeating: " ", count: indent + 2)
     let closing = String(repeating: " ", count: indent)
     switch self {
-    case .string(let text): Self.appendString(text, to: &out)
+    case .string(let text): JSONText.appendString(text, to: &out)
     case .number(let text): out += text
     case .bool(let value): out += value ? "true" : "false"
     case .array(let items):
@@ -47,7 +47,7 @@ enum DataPackageJSON: Equatable {
       out += "{\n"
       for (index, member) in members.enumerated() {
         out += inner
-        Self.appendString(member.0, to: &out)
+        JSONText.appendString(member.0, to: &out)
         out += ": "
         member.1.append(to: &out, indent: indent + 2)
         out += index + 1 < members.count ? ",\n" : "\n"
@@ -61,27 +61,5 @@ enum DataPackageJSON: Equatable {
     case .string, .number, .bool: return true
     case .array, .object: return false
     }
-  }
-
-  /// JSON string escaping (RFC 8259 §7): quote, backslash and control characters.
-  private static func appendString(_ text: String, to out: inout String) {
-    out += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    out += "\""
   }
 }
