@@ -20,7 +20,8 @@ extension KeyedValue {
     case .string(let s): JSONText.appendString(s, to: &out)
     case .data(let bytes): JSONText.appendString(base64(bytes), to: &out)
     case .date(let instant):
-      JSONText.appendString(instant.millisecondsSince1970.map(ISO8601.utcMilliseconds) ?? "", to: &out)
+      JSONText.appendString(
+        instant.millisecondsSince1970.map(ISO8601.utcMilliseconds) ?? "", to: &out)
     case .array(let items):
       out += "["
       for (i, item) in items.enumerated() {

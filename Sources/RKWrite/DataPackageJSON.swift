@@ -1,4 +1,5 @@
 // A minimal JSON tree with deterministic, pretty-printed output for datapackage.json.
+import RKTable
 
 /// A JSON value whose objects keep their key order, so the same schemas give the same bytes.
 enum DataPackageJSON: Equatable {
