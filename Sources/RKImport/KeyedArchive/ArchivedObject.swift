@@ -49,13 +49,21 @@ struct ArchivedObject {
 
   /// Every key except `$class`, unescaped, in archive order, with its plist reference.
   func entries() throws(ImportError) -> [(key: String, ref: Int)] {
-    let plist = archive.plist
     var result = [(key: String, ref: Int)]()
     result.reserveCapacity(header.count)
+    try forEachEntry { key, ref in result.append((key, ref)) }
+    return result
+  }
+
+  /// Calls `body` with every key except `$class`, unescaped, in archive order, and the plist
+  /// reference of its value.
+  func forEachEntry(_ body: (String, Int) -> Void) throws(ImportError) {
+    let plist = archive.plist
+    let names = archive.keyNames
     for index in 0..<header.count {
       let keyRef = try plist.childRef(header, index)
       var key: String
-      if let known = archive.keyNames[keyRef] {
+      if let known = names.name(keyRef) {
         key = known
       } else {
         let keyHeader = try plist.header(keyRef)
@@ -63,15 +71,14 @@ struct ArchivedObject {
           throw ImportError(location: location, reason: "a key is \(keyHeader.type.phrase)")
         }
         key = plist.string(keyHeader)
-        archive.keyNames[keyRef] = key
+        names.remember(key, for: keyRef)
       }
       if key.utf8.first == UInt8(ascii: "$") {
         if key == "$class" { continue }
         if key.hasPrefix("$$") { key.removeFirst() }
       }
-      result.append((key, try plist.childRef(header, header.count + index)))
+      body(key, try plist.childRef(header, header.count + index))
     }
-    return result
   }
 
   /// Runs `body`, giving errors that lack a place this object and key as their location.

@@ -29,8 +29,11 @@ extension BPlistDocument {
     let offsetSize = offsetSize
     let objectCount = objectCount
     let tableStart = offsetTableOffset
+    let words = KeyWords(key)
     return bytes.withUnsafeBufferPointer { buffer -> KeyScanResult in
       guard let base = buffer.baseAddress else { return .undecided }
+      // Where two 8-byte loads from a key's first byte stay inside the buffer.
+      let lastWordStart = buffer.count - 16
       for step in 0..<count {
         let index = fromEnd ? count - 1 - step : step
         let ref = Self.readBigEndian(base, at: dictionary.payloadOffset + index * refSize, refSize)
@@ -53,6 +56,10 @@ extension BPlistDocument {
           first = payload
         }
         guard first + keyLength <= tableStart else { continue }
+        if let words, first <= lastWordStart {
+          if words.match(UnsafeRawPointer(base + first)) { return .found(index) }
+          continue
+        }
         var offset = 0
         while offset < keyLength, base[first + offset] == key[offset] { offset += 1 }
         if offset == keyLength { return .found(index) }
@@ -88,5 +95,42 @@ extension BPlistDocument {
       for index in offset..<(offset + size) { value = value << 8 | UInt64(base[index]) }
       return value
     }
+  }
+}
+
+/// A key of at most 16 bytes as two masked little-endian words, so that comparing it with
+/// bytes in the buffer takes two loads instead of a loop.
+struct KeyWords {
+  let first: UInt64
+  let second: UInt64
+  let firstMask: UInt64
+  let secondMask: UInt64
+
+  init?(_ key: UnsafeBufferPointer<UInt8>) {
+    let count = key.count
+    guard count <= 16 else { return nil }
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var index = count
+    while index > 8 {
+      index -= 1
+      high = high << 8 | UInt64(key[index])
+    }
+    while index > 0 {
+      index -= 1
+      low = low << 8 | UInt64(key[index])
+    }
+    first = low
+    second = high
+    firstMask = count >= 8 ? ~0 : (1 << (UInt64(count) * 8)) - 1
+    secondMask = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (UInt64(count - 8) * 8)) - 1
+  }
+
+  /// Whether the 16 bytes at `bytes` start with the key (the caller checked they are readable).
+  @inline(__always)
+  func match(_ bytes: UnsafeRawPointer) -> Bool {
+    let low = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+    let high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    return low & firstMask == first && high & secondMask == second
   }
 }
