@@ -99,6 +99,7 @@ def main():
         if not os.path.isdir(corpus):
             subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
                             "--count", str(count)], check=True)
+        corpus = os.path.realpath(corpus)  # io_floor does not follow a symlinked root
         files, size = corpus_size(corpus)
         timed([floor, corpus], 1)  # warm the page cache
         out = os.path.join(args.work, "out")
