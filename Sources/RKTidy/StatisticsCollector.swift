@@ -20,8 +20,22 @@ import RKTable
 public struct StatisticsCollector: Sendable {
   var definitions: [DefinitionKey: DefinitionEntry] = [:]
   var tasks: [String: TaskAccumulator] = [:]
-  var questions: [StatisticsKey: QuestionAccumulator] = [:]
   var steps: [StepKey: [Double]] = [:]
+  /// Each question's number: its place in `questionKeys` and `accumulators`. Hashing the key
+  /// once per result, then working by number, keeps `add` cheap.
+  var questionSlots: [StatisticsKey: Int] = [:]
+  var questionKeys: [StatisticsKey] = []
+  var accumulators: [QuestionAccumulator] = []
+  /// Per question number: the last run (`runSerial`) that had it, and where in that run's
+  /// `RunQuestion` list it sits; replaces a per-run dictionary.
+  var lastRunOfSlot: [Int] = []
+  var seenIndexOfSlot: [Int] = []
+  var runSerial = 0
+
+  /// Every question seen so far with its accumulated counts and values.
+  var questions: [StatisticsKey: QuestionAccumulator] {
+    Dictionary(uniqueKeysWithValues: zip(questionKeys, accumulators))
+  }
 
   /// A collector; `definitions` give question order and the option sets of choice questions.
   public init(definitions: [TaskDefinition] = []) {
@@ -41,17 +55,12 @@ public struct StatisticsCollector: Sendable {
   public mutating func add(_ run: TaskRun) {
     let order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
     // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
-    tasks[run.taskIdentifier, default: TaskAccumulator()].runCount += 1
-    if !run.participantID.isEmpty {
-      tasks[run.taskIdentifier, default: TaskAccumulator()].participants.insert(run.participantID)
-    }
-    if let duration = run.durationSeconds, duration.isFinite {
-      tasks[run.taskIdentifier, default: TaskAccumulator()].durations.append(duration)
-    }
+    tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
+    runSerial += 1
 
     // A question may occur more than once in a run (a step revisited by a looping task):
     // presence, status and chosen options count once per run, values and durations each time.
-    var thisRun: [StatisticsKey: RunQuestion] = [:]
+    var thisRun: [(slot: Int, seen: RunQuestion)] = []
     var position = 0
     for step in run.steps {
       if let duration = step.durationSeconds, duration.isFinite {
@@ -59,27 +68,43 @@ public struct StatisticsCollector: Sendable {
           .append(duration)
       }
       for result in step.results {
-        let key = StatisticsKey(
-          task: run.taskIdentifier, step: step.identifier, item: result.identifier,
-          answerType: result.answerType)
-        var seen = thisRun[key] ?? RunQuestion(position: position)
+        let slot = self.slot(
+          StatisticsKey(
+            task: run.taskIdentifier, step: step.identifier, item: result.identifier,
+            answerType: result.answerType),
+          order: order, position: position)
+        if lastRunOfSlot[slot] != runSerial {
+          lastRunOfSlot[slot] = runSerial
+          seenIndexOfSlot[slot] = thisRun.count
+          thisRun.append((slot, RunQuestion(position: position)))
+        }
         position += 1
-        seen.statuses.insert(AnswerStatus(result.answer))
-        seen.options.formUnion(Self.chosenOptions(result.answer))
-        thisRun[key] = seen
-        let fresh = QuestionAccumulator(order: order, position: seen.position)
+        let seenIndex = seenIndexOfSlot[slot]
+        thisRun[seenIndex].seen.note(AnswerStatus(result.answer))
+        Self.addChosenOptions(result.answer, to: &thisRun[seenIndex].seen.options)
         if let value = Self.numericValue(result.answer) {
-          questions[key, default: fresh].values.append(value)
+          accumulators[slot].values.append(value)
         }
         if let duration = result.durationSeconds, duration.isFinite {
-          questions[key, default: fresh].answerDurations.append(duration)
+          accumulators[slot].answerDurations.append(duration)
         }
-        if questions[key] == nil { questions[key] = fresh }
       }
     }
-    for (key, seen) in thisRun {
-      questions[key]?.merge(seen, from: order)
+    for (slot, seen) in thisRun {
+      accumulators[slot].merge(seen, from: order)
     }
+  }
+
+  /// The number of question `key`, adding it (first seen in run `order` at `position`) if new.
+  private mutating func slot(_ key: StatisticsKey, order: RunOrder, position: Int) -> Int {
+    if let slot = questionSlots[key] { return slot }
+    let slot = accumulators.count
+    questionSlots[key] = slot
+    questionKeys.append(key)
+    accumulators.append(QuestionAccumulator(order: order, position: position))
+    lastRunOfSlot.append(0)
+    seenIndexOfSlot.append(0)
+    return slot
   }
 
   /// The value summarised for numeric answer kinds (see `NumericSummary` for units); nil for
@@ -97,12 +122,13 @@ public struct StatisticsCollector: Sendable {
     return value.isFinite ? value : nil
   }
 
-  /// The options an answer chose, as answers.csv writes them (`nil` for a null choice value).
-  static func chosenOptions(_ answer: Answer) -> Set<String?> {
+  /// Adds the options `answer` chose, as answers.csv writes them (`nil` for a null choice
+  /// value), to `options`.
+  static func addChosenOptions(_ answer: Answer, to options: inout Set<String?>) {
     switch answer {
-    case .boolean(let value): return [value ? "true" : "false"]
-    case .choices(let values): return Set(values.map(optionText))
-    default: return []
+    case .boolean(let value): options.insert(value ? "true" : "false")
+    case .choices(let values): for value in values { options.insert(optionText(value)) }
+    default: break
     }
   }
 
@@ -156,13 +182,32 @@ struct TaskAccumulator: Sendable {
   var runCount = 0
   var participants: Set<String> = []
   var durations: [Double] = []
+
+  /// Counts one run of the task: the run, its participant and its duration.
+  mutating func count(_ run: TaskRun) {
+    runCount += 1
+    if !run.participantID.isEmpty { participants.insert(run.participantID) }
+    if let duration = run.durationSeconds, duration.isFinite { durations.append(duration) }
+  }
 }
 
 /// What one run said about one question.
 struct RunQuestion {
   var position: Int
-  var statuses: Set<AnswerStatus> = []
+  var wasAnswered = false
+  var wasDontKnow = false
   var options: Set<String?> = []
+
+  init(position: Int) { self.position = position }
+
+  /// Notes one occurrence's status (skipped needs no mark: it is what remains).
+  mutating func note(_ status: AnswerStatus) {
+    switch status {
+    case .answered: wasAnswered = true
+    case .dontKnow: wasDontKnow = true
+    case .skipped: break
+    }
+  }
 }
 
 struct QuestionAccumulator: Sendable {
@@ -190,9 +235,9 @@ struct QuestionAccumulator: Sendable {
     }
     presentedCount += 1
     // One status per run: answered beats don't know beats skipped.
-    if seen.statuses.contains(.answered) {
+    if seen.wasAnswered {
       answeredCount += 1
-    } else if seen.statuses.contains(.dontKnow) {
+    } else if seen.wasDontKnow {
       dontKnowCount += 1
     } else {
       skippedCount += 1

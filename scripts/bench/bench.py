@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of rkexport against the Python peer, the I/O floor and bare libxlsxwriter.
 
-Usage: scripts/bench/run [--count N ...] [--runs K] [--corpus DIR] [--skip-peer]
+Usage: scripts/bench/run [--count N ...] [--runs K] [--jobs J] [--skip-peer]
 Prints one table per corpus size: wall time (median of K runs), archives/s, input MB/s,
-answers/s, peak RSS, and the ratios rkexport/peer and rkexport/floor.
+answers/s, peak RSS, and the ratios rkexport/peer, rkexport/I-O floor and rkexport CSV+XLSX /
+bare libxlsxwriter. The XLSX floor (xlsx_floor.c) writes the very cells rkexport wrote (read
+back from its CSV tables, loading excluded from its time), so the ratio isolates our overhead.
 """
 import argparse
 import csv
@@ -14,21 +16,44 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def timed(command, runs):
-    """Runs a command `runs` times; returns (median wall seconds, max peak RSS in MB)."""
-    walls, peaks = [], []
+def timed(command, runs, capture=False):
+    """Runs a command `runs` times; returns (median wall seconds, max peak RSS in MB) and, with
+    `capture`, the last run's standard output too."""
+    walls, peaks, output = [], [], ""
     for _ in range(runs):
         with tempfile.NamedTemporaryFile("r") as stats:
-            subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", stats.name] + command,
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            wall, peak_kb = stats.read().split()[-2:]
-        walls.append(float(wall))
+            # /usr/bin/time gives peak RSS; its wall clock has only 10 ms steps.
+            started = time.perf_counter()
+            done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name] + command,
+                                  check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True)
+            wall = time.perf_counter() - started
+            peak_kb = stats.read().split()[-1]
+        output = done.stdout
+        walls.append(wall)
         peaks.append(int(peak_kb) / 1024)
-    return statistics.median(walls), max(peaks)
+    result = (statistics.median(walls), max(peaks))
+    return result + (output,) if capture else result
+
+
+def xlsx_floor_seconds(floor_xlsx, out, work, runs):
+    """Bare libxlsxwriter writing rkexport's long and wide tables; (median write s, peak MB)."""
+    tables = [os.path.join(out, name + ".csv") for name in ("task_runs", "steps", "answers",
+                                                              "inputs")]
+    wide = os.path.join(out, "wide")
+    tables += sorted(os.path.join(wide, name) for name in os.listdir(wide))
+    seconds, peaks = [], []
+    for _ in range(runs):
+        _, peak, text = timed([floor_xlsx, os.path.join(work, "floor.xlsx")] + tables, 1,
+                              capture=True)
+        seconds.append(float(text.split()[0].split("=")[1]))
+        peaks.append(peak)
+    return statistics.median(seconds), max(peaks)
 
 
 def corpus_size(folder):
@@ -50,6 +75,7 @@ def main():
     parser.add_argument("--count", type=int, action="append", help="archives per corpus")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "rkexport-bench"))
+    parser.add_argument("--jobs", type=int, default=2, help="rkexport --jobs")
     parser.add_argument("--skip-peer", action="store_true", help="skip the slow Python peer")
     args = parser.parse_args()
     counts = args.count or [10_000]
@@ -61,6 +87,11 @@ def main():
     floor = os.path.join(args.work, "io_floor")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "scripts/bench/io_floor.c")],
                    check=True)
+    floor_xlsx = os.path.join(args.work, "xlsx_floor")
+    cflags = subprocess.run(["pkg-config", "--cflags", "--libs", "xlsxwriter"], check=True,
+                            capture_output=True, text=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", floor_xlsx, os.path.join(ROOT, "scripts/bench/xlsx_floor.c")]
+                   + cflags, check=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
 
     for count in counts:
@@ -68,6 +99,7 @@ def main():
         if not os.path.isdir(corpus):
             subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
                             "--count", str(count)], check=True)
+        corpus = os.path.realpath(corpus)  # io_floor does not follow a symlinked root
         files, size = corpus_size(corpus)
         timed([floor, corpus], 1)  # warm the page cache
         out = os.path.join(args.work, "out")
@@ -75,11 +107,15 @@ def main():
         t, rss = timed([floor, corpus], args.runs)
         rows.append(("I/O floor (open+read+close)", t, rss))
         shutil.rmtree(out, ignore_errors=True)
-        t_csv, rss = timed([rkexport, corpus, "--out", out, "--quiet"], args.runs)
+        jobs = ["--jobs", str(args.jobs)]
+        t_csv, rss = timed([rkexport, corpus, "--out", out, "--quiet"] + jobs, args.runs)
         answers = count_answers(out)
         rows.append(("rkexport CSV", t_csv, rss))
-        t_xlsx, rss = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"], args.runs)
+        t_xlsx, rss = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"] + jobs,
+                            args.runs)
         rows.append(("rkexport CSV+XLSX", t_xlsx, rss))
+        t_floor_xlsx, rss = xlsx_floor_seconds(floor_xlsx, out, args.work, args.runs)
+        rows.append(("bare libxlsxwriter, same cells", t_floor_xlsx, rss))
         peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
                 "--out", os.path.join(args.work, "peer-out")]
         if not args.skip_peer:
@@ -94,8 +130,10 @@ def main():
                   f"{answers / wall:11,.0f} {peak:8.1f}")
         floor_time = rows[0][1]
         print(f"rkexport CSV / I/O floor: {t_csv / max(floor_time, 1e-9):.1f}x the time")
+        print(f"rkexport CSV+XLSX / bare libxlsxwriter: {t_xlsx / t_floor_xlsx:.2f}x the time "
+              f"(XLSX part alone: {(t_xlsx - t_csv) / t_floor_xlsx:.2f}x)")
         if not args.skip_peer:
-            peer_csv, peer_xlsx = rows[3][1], rows[4][1]
+            peer_csv, peer_xlsx = rows[4][1], rows[5][1]
             print(f"speed-up over the Python peer: CSV {peer_csv / t_csv:.1f}x, "
                   f"CSV+XLSX {peer_xlsx / t_xlsx:.1f}x")
 

@@ -2,7 +2,12 @@
 import RKModel
 
 extension ArchivedObject: ResultObject {
-  func keys() throws(ImportError) -> [String] { try entries().map(\.key) }
+  func keys() throws(ImportError) -> [String] {
+    var keys = [String]()
+    keys.reserveCapacity(header.count)
+    try forEachEntry { key, _ in keys.append(key) }
+    return keys
+  }
 
   func isPresent(_ key: String) throws(ImportError) -> Bool {
     guard let value = try value(forKey: key) else { return false }

@@ -21,8 +21,13 @@ struct ArchivedObject {
   /// The plist reference stored under `key`, or nil when the key is absent.
   /// Keys starting with `$` are looked up escaped (`$$key`, formats.md §1.2).
   func ref(forKey key: String) throws(ImportError) -> Int? {
-    let stored = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+    var stored = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     let plist = archive.plist
+    switch stored.withUTF8({ plist.scanKeys(header, for: $0) }) {
+    case .found(let index): return try plist.childRef(header, header.count + index)
+    case .absent: return nil
+    case .undecided: break
+    }
     for index in 0..<header.count {
       if plist.string(ref: try plist.childRef(header, index), equals: stored) {
         return try plist.childRef(header, header.count + index)
@@ -44,20 +49,36 @@ struct ArchivedObject {
 
   /// Every key except `$class`, unescaped, in archive order, with its plist reference.
   func entries() throws(ImportError) -> [(key: String, ref: Int)] {
-    let plist = archive.plist
     var result = [(key: String, ref: Int)]()
     result.reserveCapacity(header.count)
-    for index in 0..<header.count {
-      let keyHeader = try plist.header(try plist.childRef(header, index))
-      guard keyHeader.type == .string else {
-        throw ImportError(location: location, reason: "a key is \(keyHeader.type.phrase)")
-      }
-      var key = plist.string(keyHeader)
-      if key == "$class" { continue }
-      if key.hasPrefix("$$") { key.removeFirst() }
-      result.append((key, try plist.childRef(header, header.count + index)))
-    }
+    try forEachEntry { key, ref in result.append((key, ref)) }
     return result
+  }
+
+  /// Calls `body` with every key except `$class`, unescaped, in archive order, and the plist
+  /// reference of its value.
+  func forEachEntry(_ body: (String, Int) -> Void) throws(ImportError) {
+    let plist = archive.plist
+    let names = archive.keyNames
+    for index in 0..<header.count {
+      let keyRef = try plist.childRef(header, index)
+      var key: String
+      if let known = names.name(keyRef) {
+        key = known
+      } else {
+        let keyHeader = try plist.header(keyRef)
+        guard keyHeader.type == .string else {
+          throw ImportError(location: location, reason: "a key is \(keyHeader.type.phrase)")
+        }
+        key = plist.string(keyHeader)
+        names.remember(key, for: keyRef)
+      }
+      if key.utf8.first == UInt8(ascii: "$") {
+        if key == "$class" { continue }
+        if key.hasPrefix("$$") { key.removeFirst() }
+      }
+      body(key, try plist.childRef(header, header.count + index))
+    }
   }
 
   /// Runs `body`, giving errors that lack a place this object and key as their location.

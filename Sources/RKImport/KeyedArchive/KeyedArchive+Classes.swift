@@ -31,7 +31,7 @@ extension KeyedArchive {
     let slot = Int(uid)
     if classSlots[slot] >= 0 { return Int(classSlots[slot]) }
     let record = try plist.header(objectRefs[slot])
-    let place = "object \(number) $class (object \(slot))"
+    var place: String { "object \(number) $class (object \(slot))" }
     guard record.type == .dictionary else {
       throw ImportError(location: place, reason: "class record is \(record.type.phrase)")
     }

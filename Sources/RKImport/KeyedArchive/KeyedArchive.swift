@@ -33,6 +33,9 @@ final class KeyedArchive {
   let rootUID: Int
   var classSlots: [Int32]
   var classes: [ArchiveClass] = []
+  /// Key strings already decoded, by plist object number: NSKeyedArchiver stores each key
+  /// once, so every object of a class shares them.
+  let keyNames: KeyNameCache
   /// Object visits left; stops exponential re-decoding of shared objects.
   private var visitsLeft: Int
 
@@ -46,6 +49,7 @@ final class KeyedArchive {
       throw ImportError(reason: "not a property list (no bplist or XML header)")
     }
     visitsLeft = 4 * plist.bytes.count + 10_000
+    keyNames = KeyNameCache(objectCount: plist.objectCount)
     let top = try plist.header(plist.topObject)
     guard top.type == .dictionary else {
       throw ImportError(reason: "not a keyed archive: the top object is \(top.type.phrase)")
@@ -134,7 +138,8 @@ final class KeyedArchive {
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
   /// `number` is the archive object being entered (nil for an inline container).
   func spendVisit(at number: Int?, depth: Int) throws(ImportError) {
-    let place = number.map { "object \($0)" } ?? ""
+    // The place is text only when an error needs it: this runs once per object.
+    var place: String { number.map { "object \($0)" } ?? "" }
     visitsLeft -= 1
     guard visitsLeft > 0 else {
       throw ImportError(
@@ -152,6 +157,15 @@ final class KeyedArchive {
   /// The UID of `$class` in an object dictionary, or nil when it has none.
   private func classReference(_ header: PlistObjectHeader) throws(ImportError) -> UInt64? {
     // NSKeyedArchiver writes `$class` last; search from the end.
+    var key = "$class"
+    switch key.withUTF8({ plist.scanKeys(header, for: $0, fromEnd: true) }) {
+    case .found(let index):
+      let value = try plist.header(try plist.childRef(header, header.count + index))
+      guard value.type == .uid else { return nil }
+      return plist.uid(value)
+    case .absent: return nil
+    case .undecided: break
+    }
     for index in stride(from: header.count - 1, through: 0, by: -1) {
       guard plist.string(ref: try plist.childRef(header, index), equals: "$class") else {
         continue

@@ -1,0 +1,58 @@
+// Decoded key strings of one archive, so that each key is decoded once, not once per object.
+
+/// Key strings by plist object number. NSKeyedArchiver stores each key string once, so all
+/// objects of a class share them; `ArchivedObject.entries()` asks for them again and again.
+///
+/// A zero-filled table of slot numbers (no hashing, no exclusivity checks, nothing to destroy
+/// per entry) over a short array of the distinct names. Only the first `maximumCapacity`
+/// object numbers are cached, so a hostile object count cannot make it large.
+final class KeyNameCache {
+  /// Object numbers cached at most (4 bytes each).
+  static let maximumCapacity = 1 << 20
+
+  private let capacity: Int
+  /// Per object number: 0 when not cached, else the index in `names` plus one.
+  private let slots: UnsafeMutablePointer<UInt32>
+  /// The distinct names, `nameCount` of `nameCapacity` initialised; plain storage, as an
+  /// array property would pay an exclusivity check on every read.
+  private var names: UnsafeMutablePointer<String>
+  private var nameCount = 0
+  private var nameCapacity = 64
+
+  init(objectCount: Int) {
+    capacity = max(0, min(objectCount, Self.maximumCapacity))
+    slots = UnsafeMutablePointer<UInt32>.allocate(capacity: max(capacity, 1))
+    slots.initialize(repeating: 0, count: max(capacity, 1))
+    names = UnsafeMutablePointer<String>.allocate(capacity: nameCapacity)
+  }
+
+  deinit {
+    slots.deallocate()
+    names.deinitialize(count: nameCount)
+    names.deallocate()
+  }
+
+  /// The cached key string of plist object `ref`, if any.
+  @inline(__always)
+  func name(_ ref: Int) -> String? {
+    guard ref >= 0, ref < capacity else { return nil }
+    let slot = Int(slots[ref])
+    return slot == 0 ? nil : names[slot - 1]
+  }
+
+  /// Remembers the key string of plist object `ref`.
+  func remember(_ name: String, for ref: Int) {
+    guard ref >= 0, ref < capacity, slots[ref] == 0 else { return }
+    if nameCount == nameCapacity {
+      // At most one name per cached object number, so this stays below `capacity` entries.
+      let larger = UnsafeMutablePointer<String>.allocate(capacity: nameCapacity * 2)
+      larger.moveInitialize(from: names, count: nameCount)
+      names.deallocate()
+      names = larger
+      nameCapacity *= 2
+    }
+    (names + nameCount).initialize(to: name)
+    nameCount += 1
+    slots[ref] = UInt32(nameCount)
+  }
+}

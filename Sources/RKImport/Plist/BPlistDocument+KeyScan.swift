@@ -1,0 +1,136 @@
+// The hot path of keyed-archive decoding: finding a key among a dictionary's keys by raw bytes.
+
+/// What a raw-byte key scan concluded.
+enum KeyScanResult: Equatable {
+  /// The entry index (keys count from 0) whose key equals the searched key.
+  case found(Int)
+  /// No key equals the searched key.
+  case absent
+  /// The scan met something it does not judge (an out-of-range reference, a long or non-ASCII
+  /// key); the caller repeats the lookup with the checked, slower path.
+  case undecided
+}
+
+extension BPlistDocument {
+  /// Looks for the ASCII `key` among the keys of `dictionary`, comparing bytes in place: no
+  /// String, no hashing, no thrown errors. Every read is inside ranges `init` and `header`
+  /// already checked (the offset table and the dictionary's payload).
+  ///
+  /// - Parameter fromEnd: scan the last key first (`$class` is written last).
+  func scanKeys(
+    _ dictionary: PlistObjectHeader, for key: UnsafeBufferPointer<UInt8>, fromEnd: Bool = false
+  ) -> KeyScanResult {
+    let keyLength = key.count
+    guard dictionary.type == .dictionary else { return .undecided }
+    let isLong = keyLength >= 15
+    let wantedMarker: UInt8 = isLong ? 0x5F : 0x50 | UInt8(keyLength)
+    let count = dictionary.count
+    let refSize = refSize
+    let offsetSize = offsetSize
+    let objectCount = objectCount
+    let tableStart = offsetTableOffset
+    let words = KeyWords(key)
+    return bytes.withUnsafeBufferPointer { buffer -> KeyScanResult in
+      guard let base = buffer.baseAddress else { return .undecided }
+      // Where two 8-byte loads from a key's first byte stay inside the buffer.
+      let lastWordStart = buffer.count - 16
+      for step in 0..<count {
+        let index = fromEnd ? count - 1 - step : step
+        let ref = Self.readBigEndian(base, at: dictionary.payloadOffset + index * refSize, refSize)
+        guard ref < UInt64(objectCount) else { return .undecided }
+        let start = Self.readBigEndian(base, at: tableStart + Int(ref) * offsetSize, offsetSize)
+        guard start >= 8, start < UInt64(tableStart) else { return .undecided }
+        let marker = base[Int(start)]
+        guard marker == wantedMarker else {
+          // Another length or type cannot match, except a string in another encoding.
+          if marker >> 4 == 0x6 || marker >> 4 == 0x7 { return .undecided }
+          continue
+        }
+        var first = Int(start) + 1
+        if isLong {
+          // A long string's length follows as an integer object (as `header` reads it); a
+          // malformed one makes `header` fail, which never matches.
+          guard let (length, payload) = Self.extendedLength(base, at: first, end: tableStart),
+            length == keyLength
+          else { continue }
+          first = payload
+        }
+        guard first + keyLength <= tableStart else { continue }
+        if let words, first <= lastWordStart {
+          if words.match(UnsafeRawPointer(base + first)) { return .found(index) }
+          continue
+        }
+        var offset = 0
+        while offset < keyLength, base[first + offset] == key[offset] { offset += 1 }
+        if offset == keyLength { return .found(index) }
+      }
+      return .absent
+    }
+  }
+
+  /// The length stored after a 0xF marker nibble at `offset` and the first payload byte, or nil
+  /// when it is malformed or runs past `end`.
+  private static func extendedLength(
+    _ base: UnsafePointer<UInt8>, at offset: Int, end: Int
+  ) -> (Int, Int)? {
+    guard offset < end else { return nil }
+    let marker = base[offset]
+    guard marker >> 4 == 0x1, marker & 0x0F <= 3 else { return nil }
+    let size = 1 << Int(marker & 0x0F)
+    guard offset + 1 + size <= end else { return nil }
+    let value = readBigEndian(base, at: offset + 1, size)
+    guard value <= UInt64(end) else { return nil }
+    return (Int(value), offset + 1 + size)
+  }
+
+  /// The big-endian unsigned integer of `size` (1…8) bytes at `offset`; the caller checked
+  /// that they lie in the buffer.
+  @inline(__always)
+  static func readBigEndian(_ base: UnsafePointer<UInt8>, at offset: Int, _ size: Int) -> UInt64 {
+    switch size {
+    case 1: return UInt64(base[offset])
+    case 2: return UInt64(base[offset]) << 8 | UInt64(base[offset + 1])
+    default:
+      var value: UInt64 = 0
+      for index in offset..<(offset + size) { value = value << 8 | UInt64(base[index]) }
+      return value
+    }
+  }
+}
+
+/// A key of at most 16 bytes as two masked little-endian words, so that comparing it with
+/// bytes in the buffer takes two loads instead of a loop.
+struct KeyWords {
+  let first: UInt64
+  let second: UInt64
+  let firstMask: UInt64
+  let secondMask: UInt64
+
+  init?(_ key: UnsafeBufferPointer<UInt8>) {
+    let count = key.count
+    guard count <= 16 else { return nil }
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var index = count
+    while index > 8 {
+      index -= 1
+      high = high << 8 | UInt64(key[index])
+    }
+    while index > 0 {
+      index -= 1
+      low = low << 8 | UInt64(key[index])
+    }
+    first = low
+    second = high
+    firstMask = count >= 8 ? ~0 : (1 << (UInt64(count) * 8)) - 1
+    secondMask = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (UInt64(count - 8) * 8)) - 1
+  }
+
+  /// Whether the 16 bytes at `bytes` start with the key (the caller checked they are readable).
+  @inline(__always)
+  func match(_ bytes: UnsafeRawPointer) -> Bool {
+    let low = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+    let high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    return low & firstMask == first && high & secondMask == second
+  }
+}
