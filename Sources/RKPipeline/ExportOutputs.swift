@@ -32,8 +32,10 @@ final class ExportOutputs {
     self.options = options
     self.folder = folder
     self.definitions = definitions
-    try createFolder(folder)
-    try createFolder(folder + "/wide")
+    // The staging folder exists; never recreate it here (an interrupt may have just removed it).
+    guard mkdir(folder + "/wide", 0o755) == 0 || errno == EEXIST else {
+      throw OutputError(path: folder + "/wide", reason: "cannot create the output folder")
+    }
     flattener = Flattener(timeZone: options.timeZone)
     pivot = WidePivot(timeZone: options.timeZone, definitions: definitions)
     statistics = StatisticsCollector(definitions: definitions)
@@ -64,15 +66,15 @@ final class ExportOutputs {
       ExportSchemas.inputs, folder: folder, options: options, workbook: workbook)
   }
 
-  /// Writes one run everywhere; returns the number of answer rows it gave.
-  func add(_ run: TaskRun) throws -> Int {
-    try taskRuns.write(flattener.taskRunRow(run))
-    for row in flattener.stepRows(run) { try steps.write(row) }
-    let answerRows = flattener.answerRows(run)
-    for row in answerRows { try answers.write(row) }
-    try spool.append(pivot.add(run).spoolCells)
-    statistics.add(run)
-    return answerRows.count
+  /// Writes one prepared run everywhere; returns the number of answer rows it gave.
+  func add(_ prepared: PreparedRun) throws -> Int {
+    try taskRuns.writeRendered(prepared.taskRunCSV, rowCount: 1, cells: prepared.taskRunRow.map { [$0] })
+    try steps.writeRendered(prepared.stepsCSV, rowCount: prepared.stepCount, cells: prepared.stepRows)
+    try answers.writeRendered(
+      prepared.answersCSV, rowCount: prepared.answerCount, cells: prepared.answerRows)
+    try spool.append(pivot.add(prepared.run).spoolCells)
+    statistics.add(prepared.run)
+    return prepared.answerCount
   }
 
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
@@ -205,6 +207,14 @@ final class TableOutput {
   func write(_ row: [Cell]) throws {
     try csv.write(row)
     try sheet?.write(row)
+  }
+
+  /// Rows formatted on another thread (same zone and settings as this table's writer); their
+  /// cells go to the sheet when there is one.
+  func writeRendered(_ bytes: [UInt8], rowCount: Int, cells: [[Cell]]?) throws {
+    try csv.writeRendered(bytes, rowCount: rowCount)
+    guard let sheet, let cells else { return }
+    for row in cells { try sheet.write(row) }
   }
 
   func finish() throws { try csv.finish() }

@@ -12,6 +12,8 @@ struct ExportPass {
     /// nil when the input was only touched (same hash) and need not be read.
     var outcome: ImportOutcome?
     var hash: String
+    /// The imported runs, ready for the writers (prepared on the parsing thread).
+    var prepared: PreparedInput?
   }
 
   let options: ExportOptions
@@ -24,7 +26,7 @@ struct ExportPass {
   private var entries: [String: ExportState.Entry] = [:]
   private var warnings: DataWarnings
   private let privacy: PrivacyFilter
-  private let definitions: [String: TaskDefinition]
+  private let preparer: RunPreparer
 
   init(
     options: ExportOptions, plan: IncrementalPlan, outputs: ExportOutputs, log: RunLog,
@@ -32,11 +34,7 @@ struct ExportPass {
   ) {
     self.options = options
     privacy = PrivacyFilter(options: options.privacy)
-    var byTask: [String: TaskDefinition] = [:]
-    for definition in definitions where byTask[definition.taskIdentifier] == nil {
-      byTask[definition.taskIdentifier] = definition
-    }
-    self.definitions = byTask
+    preparer = RunPreparer(options: options, definitions: definitions)
     self.plan = plan
     self.outputs = outputs
     self.log = log
@@ -68,6 +66,7 @@ struct ExportPass {
     let append = options.append
     let hashes = HashCache()
     let limit = options.fileTimeoutSeconds
+    let preparer = self.preparer
     let progress = ProgressBar(
       log: log, total: work.count,
       enabled: ProgressBar.standardErrorIsTerminal && !log.quiet && log.format == .text)
@@ -78,13 +77,20 @@ struct ExportPass {
         let seconds = limit.rounded() == limit ? String(Int(limit)) : String(limit)
         let error = ImportError(
           file: piece.item.displayPath, reason: "took longer than \(seconds) s; given up")
-        return Found(outcome: .failed(.unknown, error), hash: "")
+        return Found(outcome: .failed(.unknown, error), hash: "", prepared: nil)
       },
       transform: { piece in
         let hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
         let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
-        if touched && !append { return Found(outcome: nil, hash: hash) }
-        return Found(outcome: importer.importItem(piece.item), hash: hash)
+        if touched && !append { return Found(outcome: nil, hash: hash, prepared: nil) }
+        let outcome = importer.importItem(piece.item)
+        guard case .imported(let input) = outcome else {
+          return Found(outcome: outcome, hash: hash, prepared: nil)
+        }
+        // Runs that only feed wide tables and statistics need no long rows.
+        let rows = !(piece.role == .derivedOnly || touched)
+        let prepared = preparer.prepare(input, item: piece.item, rows: rows)
+        return Found(outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
         try consume(work[index], found)
@@ -115,8 +121,9 @@ struct ExportPass {
         entry.modified = fingerprint.modified
         entries[piece.key] = entry
       }
-      if case .imported(let input)? = found.outcome {
-        for run in selectedRuns(input, item: item) { try outputs.addDerivedOnly(run) }
+      if let prepared = found.prepared {
+        report.runsBeforeSince += prepared.runsBeforeSince
+        for run in prepared.runs { try outputs.addDerivedOnly(run.run) }
       }
       return
     }
@@ -135,14 +142,16 @@ struct ExportPass {
     switch outcome {
     case .imported(let input):
       var answers = 0
-      let runs = selectedRuns(input, item: item)
-      for run in runs {
-        for event in warnings.check(run) {
+      let prepared = found.prepared ?? preparer.prepare(input, item: item, rows: true)
+      report.runsBeforeSince += prepared.runsBeforeSince
+      let runs = prepared.runs
+      for ready in runs {
+        for event in warnings.check(ready.run) {
           report.dataWarnings += 1
           log.log(event)
         }
-        if let uuid = run.runUUID { uuids.append(uuid) }
-        answers += try outputs.add(run)
+        if let uuid = ready.run.runUUID { uuids.append(uuid) }
+        answers += try outputs.add(ready)
       }
       report.filesOK += 1
       report.taskRuns += runs.count
@@ -177,24 +186,6 @@ struct ExportPass {
         size: fingerprint.size, modified: fingerprint.modified, hash: found.hash,
         taskRunUUIDs: uuids, status: status.rawValue, path: item.displayPath)
     }
-  }
-
-  /// The file's runs with participant and source set, minus those --since leaves out.
-  private mutating func selectedRuns(_ input: ImportedInput, item: InputItem) -> [TaskRun] {
-    var runs: [TaskRun] = []
-    for (number, var run) in input.runs.enumerated() {
-      run.participantID = options.participantRule.participantID(for: item)
-      // A file holding several runs (an NSArray root) numbers them: `path#1`, `path#2`.
-      run.source = input.runs.count > 1 ? "\(item.displayPath)#\(number + 1)" : item.displayPath
-      if let since = options.since {
-        guard let when = run.endDate ?? run.startDate, when >= since else {
-          report.runsBeforeSince += 1
-          continue
-        }
-      }
-      runs.append(privacy.apply(run, definition: definitions[run.taskIdentifier]))
-    }
-    return runs
   }
 
   /// True when the item is one of the --survey-definition files (it sits among the inputs).

@@ -60,6 +60,14 @@ public final class InterruptGuard: @unchecked Sendable {
   }
 
   /// Restores the default signal dispositions.
+  /// Returns at once, unless a signal is being handled: then it blocks until that handler ends
+  /// the process. Call before exiting on an error, which may be the interrupt's own doing (a
+  /// write into the staging folder the handler is removing), so the exit status says SIGTERM.
+  public func waitForInterruptHandling() {
+    mutex.lock()
+    mutex.unlock()
+  }
+
   public func stopListening() {
     for source in sources { source.cancel() }
     sources.removeAll()

@@ -91,7 +91,15 @@ public final class OutputCommit {
 
   /// Removes the staging folder and everything in it. Safe to repeat.
   public func discard() {
-    try? FileManager.default.removeItem(atPath: stagingDirectory)
+    // Rename first, then delete: another thread still writing by path then fails instead of
+    // recreating files in a folder being deleted (the name keeps the staging prefix, so a
+    // leftover is cleaned by the next run's `recover`).
+    let doomed = stagingDirectory + ".discarded"
+    if Glibc.rename(stagingDirectory, doomed) == 0 {
+      try? FileManager.default.removeItem(atPath: doomed)
+    } else {
+      try? FileManager.default.removeItem(atPath: stagingDirectory)
+    }
   }
 
   private static func makeParent(of path: String) {

@@ -80,9 +80,11 @@ struct ExportCommand: ParsableCommand {
     do {
       report = try ExportRun(options: options).run(log: log, interrupts: interrupts)
     } catch let busy as OutputLock.Busy {
+      interrupts.waitForInterruptHandling()
       log.log(LogEvent("locked", level: .error, message: busy.description))
       throw ExitCode(CronOptions.lockedStatus)
     } catch {
+      interrupts.waitForInterruptHandling()
       log.log(LogEvent("failed", level: .error, message: "nothing exported: \(error)"))
       throw ExitCode(3)
     }

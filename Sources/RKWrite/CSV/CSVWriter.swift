@@ -28,6 +28,7 @@ public final class CSVWriter: RowSink {
   public private(set) var rowCount = 0
 
   private let file: AtomicFile
+  private let renderer: CSVRowRenderer
   private var buffer: [UInt8] = []
   private var isOpen = true
 
@@ -46,6 +47,7 @@ public final class CSVWriter: RowSink {
     self.schema = schema
     self.timeZone = timeZone
     self.excelSafe = excelSafe
+    renderer = CSVRowRenderer(timeZone: timeZone, excelSafe: excelSafe)
     file = try AtomicFile(path: path)
     buffer.reserveCapacity(CSVWriter.bufferCapacity + 4096)
     if byteOrderMark { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
@@ -70,21 +72,24 @@ public final class CSVWriter: RowSink {
     // Work on a local array: appends to a class property pay an exclusivity check each.
     var bytes: [UInt8] = []
     swap(&bytes, &buffer)
-    var first = true
-    for cell in row {
-      if !first { bytes.append(0x2C) }
-      first = false
-      if excelSafe {
-        CSVFieldEncoder.appendExcelSafe(cell, zone: timeZone, to: &bytes)
-      } else {
-        CSVFieldEncoder.append(cell, zone: timeZone, to: &bytes)
-      }
-    }
-    bytes.append(0x0A)
+    renderer.append(row, to: &bytes)
     swap(&bytes, &buffer)
     rowCount += 1
     if buffer.count >= CSVWriter.bufferCapacity { try flush() }
   }
+
+  /// Appends rows already formatted by a `CSVRowRenderer` with this writer's zone and
+  /// `excelSafe` setting (`rowCount` of them, each ending in `\n`).
+  public func writeRendered(_ bytes: [UInt8], rowCount rows: Int) throws {
+    guard isOpen else { throw WriteError.closed(path: file.path) }
+    if bytes.isEmpty { return }
+    buffer.append(contentsOf: bytes)
+    rowCount += rows
+    if buffer.count >= CSVWriter.bufferCapacity { try flush() }
+  }
+
+  /// The renderer that formats rows for this writer, for use on other threads.
+  public var rowRenderer: CSVRowRenderer { renderer }
 
   /// Writes what is buffered and renames the file into place. The writer is closed afterwards.
   public func finish() throws {
