@@ -68,8 +68,10 @@ final class ExportOutputs {
 
   /// Writes one prepared run everywhere; returns the number of answer rows it gave.
   func add(_ prepared: PreparedRun) throws -> Int {
-    try taskRuns.writeRendered(prepared.taskRunCSV, rowCount: 1, cells: prepared.taskRunRow.map { [$0] })
-    try steps.writeRendered(prepared.stepsCSV, rowCount: prepared.stepCount, cells: prepared.stepRows)
+    try taskRuns.writeRendered(
+      prepared.taskRunCSV, rowCount: 1, cells: prepared.taskRunRow.map { [$0] })
+    try steps.writeRendered(
+      prepared.stepsCSV, rowCount: prepared.stepCount, cells: prepared.stepRows)
     try answers.writeRendered(
       prepared.answersCSV, rowCount: prepared.answerCount, cells: prepared.answerRows)
     try spool.append(pivot.add(prepared.run).spoolCells)
