@@ -31,6 +31,8 @@ public struct ExportOptions: Sendable {
   /// Prefix CSV text cells starting with `=`, `+`, `-`, `@` with `'` (off by default: R and
   /// pandas users want the data unchanged).
   public var excelSafe = false
+  /// Start every CSV with a UTF-8 byte order mark (for Excel on Windows).
+  public var byteOrderMark = false
 
   public init(
     inputs: [String], outputDirectory: String = "rkexport-out", timeZone: TimeZoneRule = .utc,

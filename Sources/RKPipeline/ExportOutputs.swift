@@ -13,7 +13,6 @@ final class ExportOutputs {
   private let options: ExportOptions
   private let folder: String
   private let definitions: [TaskDefinition]
-  private let flattener: Flattener
   private let pivot: WidePivot
   private let spool: RowSpool
   private var statistics: StatisticsCollector
@@ -36,7 +35,6 @@ final class ExportOutputs {
     guard mkdir(folder + "/wide", 0o755) == 0 || errno == EEXIST else {
       throw OutputError(path: folder + "/wide", reason: "cannot create the output folder")
     }
-    flattener = Flattener(timeZone: options.timeZone)
     pivot = WidePivot(timeZone: options.timeZone, definitions: definitions)
     statistics = StatisticsCollector(definitions: definitions)
     spool = try RowSpool(directory: folder)
@@ -162,7 +160,8 @@ final class ExportOutputs {
       schemas.append(schema)
       let csv = try CSVWriter(
         path: folder + "/" + schema.name + ".csv", schema: schema,
-        timeZone: options.timeZone, excelSafe: options.excelSafe)
+        timeZone: options.timeZone, byteOrderMark: options.byteOrderMark,
+        excelSafe: options.excelSafe)
       pending.append(csv)
       writtenFiles.append(schema.name + ".csv")
       let sheet = try workbook?.addTableSheet(name: taskID, schema: schema, note: nil)
@@ -183,7 +182,8 @@ final class ExportOutputs {
   private func writeCSV(_ schema: TableSchema, _ rows: [[Cell]]) throws {
     let writer = try CSVWriter(
       path: folder + "/" + schema.name + ".csv", schema: schema,
-      timeZone: options.timeZone, excelSafe: options.excelSafe)
+      timeZone: options.timeZone, byteOrderMark: options.byteOrderMark, excelSafe: options.excelSafe
+    )
     pending.append(writer)
     for row in rows { try writer.write(row) }
     writtenFiles.append(schema.name + ".csv")
@@ -202,7 +202,7 @@ final class TableOutput {
     self.schema = schema
     csv = try CSVWriter(
       path: folder + "/" + schema.name + ".csv", schema: schema, timeZone: options.timeZone,
-      excelSafe: options.excelSafe)
+      byteOrderMark: options.byteOrderMark, excelSafe: options.excelSafe)
     sheet = try workbook?.addTableSheet(name: schema.name, schema: schema, note: nil)
   }
 

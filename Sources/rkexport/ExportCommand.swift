@@ -72,6 +72,7 @@ struct ExportCommand: ParsableCommand {
     options.fileTimeoutSeconds = cron.fileTimeout
     options.privacy = try privacy.privacyOptions()
     options.excelSafe = privacy.excelSafe
+    options.byteOrderMark = privacy.byteOrderMark
     let log = RunLog(format: cron.logFormat, quiet: cron.quiet)
     let interrupts = InterruptGuard { message in
       log.log(LogEvent("interrupted", level: .error, message: message))

@@ -24,6 +24,11 @@ struct PrivacyFlags: ParsableArguments {
         + "formulas (off by default: R and pandas users want the data unchanged)."))
   var excelSafe = false
 
+  @Flag(
+    name: .customLong("bom"),
+    help: "Start every CSV with a UTF-8 byte order mark, so Excel on Windows shows accents right.")
+  var byteOrderMark = false
+
   func validate() throws {
     _ = try privacyOptions()
   }

@@ -74,6 +74,18 @@ final class PrivacyFlagsTests: XCTestCase {
     XCTAssertTrue(unchanged.contains("=1+1 is what I wrote in the diary"), "off by default")
   }
 
+  func testBOM_Flag_EveryCSVStartsWithIt_OffByDefault() throws {
+    let dir = try Workdir()
+    XCTAssertEqual(try dir.run([Self.study, "--out", "bom", "--bom"]).status, 0)
+    XCTAssertEqual(try dir.run([Self.study, "--out", "plain"]).status, 0)
+    for name in ["answers.csv", "task_runs.csv", "wide/pain.csv", "summary.csv", "inputs.csv"] {
+      let bom = try Data(contentsOf: dir.root.appendingPathComponent("bom/" + name))
+      let plain = try Data(contentsOf: dir.root.appendingPathComponent("plain/" + name))
+      XCTAssertEqual(Array(bom.prefix(3)), [0xEF, 0xBB, 0xBF], name)
+      XCTAssertEqual(bom.dropFirst(3), plain, "\(name): the BOM is the only difference")
+    }
+  }
+
   private func python(_ code: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
