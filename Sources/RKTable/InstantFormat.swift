@@ -9,14 +9,22 @@ public enum ISO8601 {
 
   /// ISO 8601 with milliseconds at a fixed offset from UTC: `Z` when 0, else `±HH:MM`.
   public static func format(millisecondsSince1970 ms: Int64, offsetSeconds: Int) -> String {
-    // Beyond ±285,000 years there is no calendar date worth writing (and arithmetic would trap).
-    guard ms.magnitude < 9_000_000_000_000_000, offsetSeconds.magnitude < 1_000_000 else {
-      return ""
-    }
-    let local = ms + Int64(offsetSeconds) * 1000
-    let parts = CivilTime(millisecondsSince1970: local)
     var bytes = [UInt8]()
     bytes.reserveCapacity(29)
+    append(millisecondsSince1970: ms, offsetSeconds: offsetSeconds, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the same text as `format` to a byte buffer (the CSV writer's hot path). Every
+  /// Int64 instant has a date (years beyond 9999 get more digits); only an offset that would
+  /// overflow appends nothing.
+  public static func append(
+    millisecondsSince1970 ms: Int64, offsetSeconds: Int, to bytes: inout [UInt8]
+  ) {
+    guard offsetSeconds.magnitude < 1_000_000 else { return }
+    let (local, overflow) = ms.addingReportingOverflow(Int64(offsetSeconds) * 1000)
+    guard !overflow else { return }
+    let parts = CivilTime(millisecondsSince1970: local)
     parts.appendDate(to: &bytes)
     bytes.append(UInt8(ascii: "T"))
     append2(parts.hour, to: &bytes)
@@ -27,18 +35,16 @@ public enum ISO8601 {
     bytes.append(UInt8(ascii: "."))
     let millis = parts.millisecond
     bytes.append(UInt8(48 + millis / 100))
-    bytes.append(UInt8(48 + millis / 10 % 10))
-    bytes.append(UInt8(48 + millis % 10))
+    append2(millis % 100, to: &bytes)
     appendOffset(offsetSeconds, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The local calendar date `YYYY-MM-DD` of an instant at a fixed offset from UTC.
   public static func localDate(millisecondsSince1970 ms: Int64, offsetSeconds: Int) -> String {
-    guard ms.magnitude < 9_000_000_000_000_000, offsetSeconds.magnitude < 1_000_000 else {
-      return ""
-    }
-    let parts = CivilTime(millisecondsSince1970: ms + Int64(offsetSeconds) * 1000)
+    guard offsetSeconds.magnitude < 1_000_000 else { return "" }
+    let (local, overflow) = ms.addingReportingOverflow(Int64(offsetSeconds) * 1000)
+    guard !overflow else { return "" }
+    let parts = CivilTime(millisecondsSince1970: local)
     var bytes = [UInt8]()
     parts.appendDate(to: &bytes)
     return String(decoding: bytes, as: UTF8.self)

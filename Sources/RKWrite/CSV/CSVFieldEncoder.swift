@@ -107,42 +107,7 @@ enum CSVFieldEncoder {
 
   static func appendInstant(_ ms: Int64, zone: TimeZoneRule, to buffer: inout [UInt8]) {
     let offset = zone.isUTC ? 0 : zone.offsetSeconds(atMillisecondsSince1970: ms)
-    let (local, overflow) = ms.addingReportingOverflow(Int64(offset) * 1000)
-    guard !overflow else { return }
-    let parts = CivilTime(millisecondsSince1970: local)
-    var year = parts.year
-    if year < 0 {
-      buffer.append(UInt8(ascii: "-"))
-      year = -year
-    }
-    if year > 9999 {
-      appendUnsigned(UInt64(year), to: &buffer)
-    } else {
-      append2(year / 100, to: &buffer)
-      append2(year % 100, to: &buffer)
-    }
-    buffer.append(UInt8(ascii: "-"))
-    append2(parts.month, to: &buffer)
-    buffer.append(UInt8(ascii: "-"))
-    append2(parts.day, to: &buffer)
-    buffer.append(UInt8(ascii: "T"))
-    append2(parts.hour, to: &buffer)
-    buffer.append(UInt8(ascii: ":"))
-    append2(parts.minute, to: &buffer)
-    buffer.append(UInt8(ascii: ":"))
-    append2(parts.second, to: &buffer)
-    buffer.append(UInt8(ascii: "."))
-    buffer.append(UInt8(48 + parts.millisecond / 100))
-    append2(parts.millisecond % 100, to: &buffer)
-    if offset == 0 {
-      buffer.append(UInt8(ascii: "Z"))
-      return
-    }
-    buffer.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-    let minutes = abs(offset) / 60
-    append2(minutes / 60, to: &buffer)
-    buffer.append(UInt8(ascii: ":"))
-    append2(minutes % 60, to: &buffer)
+    ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &buffer)
   }
 
   @inline(__always)
