@@ -1,0 +1,22 @@
+// libFuzzer harness: a SurveyNative submission read without a definition and with the sample
+// survey's (RKFUZZ_SURVEY_DEFINITION, set by scripts/fuzz).
+import Foundation
+
+@testable import RKImport
+
+private let definition: SurveyRules? = {
+  guard let path = ProcessInfo.processInfo.environment["RKFUZZ_SURVEY_DEFINITION"] else {
+    return nil
+  }
+  return try? SurveyDefinitionReader.read(path: path).rules
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = fuzzBytes(data, size)
+  guard let document = try? JSONParser(maximumBytes: 1 << 20).parse(bytes) else { return 0 }
+  _ = try? SurveyNativeReader.read(document, bytes: bytes, source: "s.json", definition: nil)
+  _ = try? SurveyNativeReader.read(
+    document, bytes: bytes, source: "s.json", definition: definition)
+  return 0
+}
