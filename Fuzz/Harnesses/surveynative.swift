@@ -8,7 +8,13 @@ private let definition: SurveyRules? = {
   guard let path = ProcessInfo.processInfo.environment["RKFUZZ_SURVEY_DEFINITION"] else {
     return nil
   }
-  return try? SurveyDefinitionReader.read(path: path).rules
+  do {
+    return try SurveyDefinitionReader.read(path: path).rules
+  } catch {
+    // A harness that silently lost its definition would fuzz only half of what it claims.
+    FileHandle.standardError.write(Data("surveynative harness: \(error)\n".utf8))
+    exit(2)
+  }
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
