@@ -63,7 +63,8 @@ for name in "${harnesses[@]}"; do
     echo "fuzz build: $name" >&2
     swiftc "${flags[@]}" -swift-version 6 -module-name "Fuzz_$name" \
       "$source" Fuzz/Harnesses/FuzzSupport.swift \
-      -L "$out" -lRKImport -lRKModel -lZIPFoundation -lFoundation -lFoundationEssentials -lz -use-ld=lld \
+      -L "$out" -lRKImport -lRKModel -lZIPFoundation \
+      -lFoundation -lFoundationEssentials -lz -use-ld=lld \
       -o "$out/$name"
   fi
 done

@@ -70,7 +70,8 @@ def main():
                    inputs / "surveynative/lifestyle.json"]
     zips = files(repo / "samples", "**/*.zip") + files(inputs, "*.zip")
 
-    uploads = [folder_upload(p.parent) for p in files(repo / "samples/bridge-upload", "**/info.json")]
+    uploads = [folder_upload(p.parent)
+               for p in files(repo / "samples/bridge-upload", "**/info.json")]
     uploads += [folder_upload(p.parent) for p in files(inputs, "bridge*/info.json")]
     uploads += [folder_upload(REAL / "bridgepf-2014-upload")]
     for path in zips:
