@@ -17,6 +17,17 @@ private let definition: SurveyRules? = {
   }
 }()
 
+/// Loads the definition before fuzzing starts, so a bad path stops the run instead of being
+/// saved as a crash input.
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
+  _ = definition
+  return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = fuzzBytes(data, size)
