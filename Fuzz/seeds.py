@@ -82,6 +82,8 @@ def main():
         "xmlplist": xml,
         "keyedarchive": binary + xml,
         "json": json,
+        "researchkitjson": (files(REAL / "researchkit-samples-bundle", "*.json")
+                            + files(repo / "samples/researchkit-json", "**/*.json")),
         "bridge": [bundle(u) for u in uploads if u],
         "surveynative": submissions,
         "surveydefinition": [
