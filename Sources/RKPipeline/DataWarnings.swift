@@ -20,18 +20,37 @@ struct DataWarnings {
   static let limitPerKind = 50
 
   let latestPlausible: Instant
-  private var seenUUIDs: [String: String]
+  /// Where each run UUID was first seen: the input file (its display path, whose storage the
+  /// input item already holds) and the run's number in it. Keyed by the UUID's 128 bits, so a
+  /// run costs a few dozen bytes however long the export: this is the only per-run state kept.
+  private var seenUUIDs: [UUIDBits: FirstSeen] = [:]
+  /// UUID texts that are not RFC 4122 UUIDs (rare), by their text.
+  private var seenOtherIDs: [String: FirstSeen] = [:]
+
+  /// The input file (a string shared by all its runs) and the run's number in it (0 when the
+  /// file holds one run; `source` is then the file itself, else `file#number`).
+  struct FirstSeen {
+    var file: String
+    var number: Int32
+
+    var source: String { number == 0 ? file : "\(file)#\(number)" }
+  }
   private var counts: [String: Int] = [:]
 
   /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file.
   init(now: Date, knownUUIDs: [String: String]) {
     latestPlausible = Instant(
       secondsSince1970: now.timeIntervalSince1970 + DataWarnings.futureTolerance)
-    seenUUIDs = knownUUIDs
+    for (uuid, file) in knownUUIDs { remember(uuid, FirstSeen(file: file, number: 0)) }
   }
 
   /// The warnings for one run: (kind, message naming the file).
   mutating func check(_ run: TaskRun) -> [LogEvent] {
+    check(run, file: run.source)
+  }
+
+  /// The same, with `file` the run's input file: runs of one file share that string's storage.
+  mutating func check(_ run: TaskRun, file input: String) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source
     if let start = run.startDate, let end = run.endDate, end < start {
@@ -45,15 +64,30 @@ struct DataWarnings {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
-      if let first = seenUUIDs[uuid], first != file {
+      if let first = firstSeen(uuid), first.source != file {
         events += event(
           "duplicate_task_run", file,
-          "task run \(uuid) was already exported from \(first); both are kept")
+          "task run \(uuid) was already exported from \(first.source); both are kept")
       } else {
-        seenUUIDs[uuid] = file
+        // `file` is `input` or `input#N`: keep the shared `input` and the number.
+        let number = file == input ? 0 : Int32(file.dropFirst(input.count + 1)) ?? 0
+        remember(uuid, FirstSeen(file: number == 0 ? file : input, number: number))
       }
     }
     return events
+  }
+
+  private func firstSeen(_ uuid: String) -> FirstSeen? {
+    if let bits = UUIDBits(uuid) { return seenUUIDs[bits] }
+    return seenOtherIDs[uuid]
+  }
+
+  private mutating func remember(_ uuid: String, _ entry: FirstSeen) {
+    if let bits = UUIDBits(uuid) {
+      if seenUUIDs[bits] == nil { seenUUIDs[bits] = entry }
+    } else if seenOtherIDs[uuid] == nil {
+      seenOtherIDs[uuid] = entry
+    }
   }
 
   /// One line per kind that went over the limit: how many were not printed.
@@ -75,5 +109,38 @@ struct DataWarnings {
         "warning", level: .warning, message: "\(file): \(text)",
         fields: [("kind", .text(kind)), ("path", .text(file))])
     ]
+  }
+}
+
+/// The 128 bits of a UUID written as 32 hex digits with or without hyphens (any case).
+struct UUIDBits: Hashable {
+  var high: UInt64
+  var low: UInt64
+
+  init?(_ text: String) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var digits = 0
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "-") { continue }
+      let value: UInt8
+      switch byte {
+      case 48...57: value = byte - 48
+      case 65...70: value = byte - 55
+      case 97...102: value = byte - 87
+      default: return nil
+      }
+      if digits < 16 {
+        high = high << 4 | UInt64(value)
+      } else if digits < 32 {
+        low = low << 4 | UInt64(value)
+      } else {
+        return nil
+      }
+      digits += 1
+    }
+    guard digits == 32 else { return nil }
+    self.high = high
+    self.low = low
   }
 }

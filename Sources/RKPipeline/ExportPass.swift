@@ -146,7 +146,7 @@ struct ExportPass {
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
-        for event in warnings.check(ready.run) {
+        for event in warnings.check(ready.run, file: item.displayPath) {
           report.dataWarnings += 1
           log.log(event)
         }
