@@ -19,6 +19,14 @@ enum FoundationClass {
     "NSTimeZone": .timeZone, "__NSLocalTimeZone": .timeZone,
     "NSCalendar": .calendar, "NSLocale": .locale,
   ]
+
+  /// The Foundation type named `name`; only `NS…` and `__NS…` names are hashed.
+  static func named(_ name: String) -> FoundationClass? {
+    guard name.utf8.first == UInt8(ascii: "N") || name.utf8.first == UInt8(ascii: "_") else {
+      return nil
+    }
+    return byName[name]
+  }
 }
 
 extension KeyedArchive {
@@ -29,17 +37,18 @@ extension KeyedArchive {
         location: "object \(number) $class", reason: "reference \(uid) out of range")
     }
     let slot = Int(uid)
-    if classSlots[slot] >= 0 { return Int(classSlots[slot]) }
-    let record = try plist.header(objectRefs[slot])
+    if let index = classes.index(ofUID: slot) { return index }
+    let recordHeader = try plist.header(objectRefs[slot])
     var place: String { "object \(number) $class (object \(slot))" }
-    guard record.type == .dictionary else {
-      throw ImportError(location: place, reason: "class record is \(record.type.phrase)")
+    guard recordHeader.type == .dictionary else {
+      throw ImportError(location: place, reason: "class record is \(recordHeader.type.phrase)")
     }
     var name: String?
     var chain = [String]()
-    for index in 0..<record.count {
-      let key = try plist.header(try plist.childRef(record, index))
-      let value = try plist.header(try plist.childRef(record, record.count + index))
+    for index in 0..<recordHeader.count {
+      let key = try plist.header(try plist.childRef(recordHeader, index))
+      let value = try plist.header(
+        try plist.childRef(recordHeader, recordHeader.count + index))
       if plist.string(key, equals: "$classname"), value.type == .string {
         name = plist.string(value)
       } else if plist.string(key, equals: "$classes"), value.type == .array {
@@ -53,10 +62,11 @@ extension KeyedArchive {
       throw ImportError(location: place, reason: "class record without $classname")
     }
     if chain.first != name { chain.insert(name, at: 0) }
-    let foundation = chain.lazy.compactMap { FoundationClass.byName[$0] }.first
-    classes.append(ArchiveClass(name: name, chain: chain, foundation: foundation))
-    classSlots[slot] = Int32(classes.count - 1)
-    return Int(classSlots[slot])
+    let foundation = chain.lazy.compactMap(FoundationClass.named).first
+    let record = ArchiveClass(
+      name: name, chain: chain, foundation: foundation,
+      family: ResultFamilies.family(forClassChain: chain))
+    return classes.add(record, uid: slot)
   }
 
   /// Whether archive object `number` can reach itself through references (a cycle), found by
