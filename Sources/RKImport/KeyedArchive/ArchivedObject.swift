@@ -12,6 +12,8 @@ struct ArchivedObject {
   let depth: Int
   /// The Foundation type the class decodes as, if any (copied from the class record).
   let foundation: FoundationClass?
+  /// The `FieldKey`s among the object's keys (all, when some key could not be read).
+  let knownKeys: FieldKeySet
 
   var archiveClass: ArchiveClass { archive.classes[classIndex] }
   var className: String { archive.classes[classIndex].name }
@@ -43,6 +45,7 @@ struct ArchivedObject {
   /// The plist reference stored under the first `key`, or nil when the key is absent.
   @inline(__always)
   func ref(forKey key: FieldKey) throws(ImportError) -> Int? {
+    guard knownKeys.contains(key) else { return nil }
     let plist = archive.plist
     let keyIDs = archive.keyIDs
     let wanted = KeySlot.known(key)

@@ -51,7 +51,7 @@ final class KeyIDTable {
   /// The slot of an ASCII string key read in place, without a String or hashing; nil for
   /// anything else (UTF-16 or UTF-8 strings, other types, malformed objects).
   private static func readASCII(_ ref: Int, in plist: BPlistDocument) -> KeySlot? {
-    guard let start = try? plist.offset(of: ref) else { return nil }
+    guard let start = plist.checkedOffset(of: ref) else { return nil }
     let end = plist.offsetTableOffset
     return plist.bytes.withUnsafeBufferPointer { buffer -> KeySlot? in
       guard let base = buffer.baseAddress else { return nil }
@@ -74,7 +74,14 @@ final class KeyIDTable {
         }
       }
       guard length <= end - first else { return nil }
-      let key = FieldKeyMatcher.key(UnsafeBufferPointer(start: base + first, count: length))
+      guard length < FieldKeyMatcher.lengthLimit else { return .other }
+      let key: FieldKey?
+      if first + 32 <= buffer.count {
+        // The offset table follows, so 32 bytes can be loaded whole and masked.
+        key = FieldKeyMatcher.key(loadingFrom: UnsafeRawPointer(base + first), count: length)
+      } else {
+        key = FieldKeyMatcher.key(UnsafeBufferPointer(start: base + first, count: length))
+      }
       return key.map { .known($0) } ?? .other
     }
   }
@@ -98,14 +105,14 @@ enum FieldKeyMatcher {
 
   /// Built once and never freed (a few kilobytes for the process).
   private static let table: Table = {
-    let cases = FieldKey.allCases.sorted { $0.rawValue.utf8.count < $1.rawValue.utf8.count }
+    let cases = FieldKey.allCases.sorted { $0.name.utf8.count < $1.name.utf8.count }
     let words = UnsafeMutablePointer<UInt64>.allocate(capacity: cases.count * wordsPerKey)
     words.initialize(repeating: 0, count: cases.count * wordsPerKey)
     let keys = UnsafeMutablePointer<FieldKey>.allocate(capacity: cases.count)
     let firsts = UnsafeMutablePointer<Int>.allocate(capacity: lengthLimit + 1)
     firsts.initialize(repeating: cases.count, count: lengthLimit + 1)
     for (number, key) in cases.enumerated() {
-      let bytes = Array(key.rawValue.utf8)
+      let bytes = Array(key.name.utf8)
       (keys + number).initialize(to: key)
       for (offset, byte) in bytes.enumerated() {
         words[number * wordsPerKey + offset / 8] |= UInt64(byte) << (UInt64(offset % 8) * 8)
@@ -124,6 +131,27 @@ enum FieldKeyMatcher {
     withUnsafeMutableBytes(of: &input) { raw in
       for index in 0..<count { raw[index] = bytes[index] }
     }
+    return key(words: input, count: count)
+  }
+
+  /// The key spelled by the `count` (< `lengthLimit`) bytes at `bytes`, of which 32 are
+  /// readable.
+  @inline(__always)
+  static func key(loadingFrom bytes: UnsafeRawPointer, count: Int) -> FieldKey? {
+    func word(_ index: Int) -> UInt64 {
+      let valid = min(max(count - index * 8, 0), 8)
+      let mask: UInt64 = valid == 8 ? ~0 : (1 << UInt64(valid * 8)) - 1
+      let raw = bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+      return raw & UInt64(littleEndian: mask)
+    }
+    return key(words: (word(0), word(1), word(2), word(3)), count: count)
+  }
+
+  /// The key whose zero-padded bytes are `input` (in memory order), or nil.
+  @inline(__always)
+  private static func key(
+    words input: (UInt64, UInt64, UInt64, UInt64), count: Int
+  ) -> FieldKey? {
     let table = Self.table
     var candidate = table.firsts[count]
     let end = table.firsts[count + 1]
@@ -137,5 +165,33 @@ enum FieldKeyMatcher {
       candidate += 1
     }
     return nil
+  }
+}
+
+/// Which `FieldKey`s an object holds, as a bit set, so that asking for an absent key costs
+/// one test instead of a scan of the object's keys.
+struct FieldKeySet {
+  private var low: UInt64 = 0
+  private var high: UInt64 = 0
+
+  /// Every key: the set of an object whose keys could not all be read, so that every lookup
+  /// scans (and reports) as it would without the set.
+  static let all: FieldKeySet = {
+    var set = FieldKeySet()
+    set.low = ~0
+    set.high = ~0
+    return set
+  }()
+
+  @inline(__always)
+  mutating func insert(_ key: FieldKey) {
+    let bit = Int(key.rawValue)
+    if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
+  }
+
+  @inline(__always)
+  func contains(_ key: FieldKey) -> Bool {
+    let bit = Int(key.rawValue)
+    return bit < 64 ? low & (1 << UInt64(bit)) != 0 : high & (1 << UInt64(bit - 64)) != 0
   }
 }

@@ -132,7 +132,8 @@ final class KeyedArchive {
     }
     let number = Int(uid)
     let header = try plist.header(objectRefs[number])
-    guard header.type == .dictionary, let classUID = try classReference(header) else {
+    let scan = header.type == .dictionary ? try scanKeys(header) : nil
+    guard let scan, let classUID = scan.classUID else {
       if header.type == .uid {
         throw ImportError(location: "object \(number)", reason: "a reference to a reference")
       }
@@ -143,7 +144,7 @@ final class KeyedArchive {
     return .object(
       ArchivedObject(
         archive: self, uid: number, header: header, classIndex: classIndex, depth: depth,
-        foundation: classes.foundation(classIndex)))
+        foundation: classes.foundation(classIndex), knownKeys: scan.keys))
   }
 
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
@@ -163,6 +164,28 @@ final class KeyedArchive {
       throw ImportError(
         location: place, reason: "nesting deeper than \(Self.maximumDepth) levels")
     }
+  }
+
+  /// One pass over an object dictionary's keys: the UID of its (last) `$class`, and the
+  /// `FieldKey`s it holds. A key reference out of range makes every later lookup scan.
+  private func scanKeys(
+    _ header: PlistObjectHeader
+  ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet) {
+    var keys = FieldKeySet()
+    var classEntry: Int?
+    for index in 0..<header.count {
+      guard let keyRef = plist.checkedChildRef(header, index) else {
+        return (try classReference(header), .all)
+      }
+      if case .known(let key) = keyIDs.slot(keyRef, in: plist) {
+        keys.insert(key)
+        if key == .classMarker { classEntry = index }
+      }
+    }
+    guard let classEntry else { return (nil, keys) }
+    let value = try plist.header(try plist.childRef(header, header.count + classEntry))
+    guard value.type == .uid else { return (nil, keys) }
+    return (plist.uid(value), keys)
   }
 
   /// The UID of `$class` in an object dictionary, or nil when it has none.
