@@ -35,6 +35,8 @@ final class KeyedArchive {
   let rootUID: Int
   /// Class records, read once per class UID.
   let classes: ClassTable
+  /// Objects already resolved, by UID.
+  let objectMemo: ObjectMemo
   /// Key strings already decoded, by plist object number: NSKeyedArchiver stores each key
   /// once, so every object of a class shares them.
   let keyNames: KeyNameCache
@@ -81,6 +83,7 @@ final class KeyedArchive {
     for index in 0..<objects.count { refs.append(try plist.childRef(objects, index)) }
     objectRefs = refs
     classes = ClassTable(objectCount: refs.count)
+    objectMemo = ObjectMemo(objectCount: refs.count)
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
     // Allocated last: nothing throws after this, so `deinit` always frees it.
     visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -131,6 +134,14 @@ final class KeyedArchive {
         reason: "reference to object \(uid) out of range (\(objectRefs.count) objects)")
     }
     let number = Int(uid)
+    if let known = objectMemo.entry(number) {
+      // Resolved before: only the visit is counted again.
+      try spendVisit(at: number, depth: depth)
+      return .object(
+        ArchivedObject(
+          archive: self, uid: number, header: known.header, classIndex: known.classIndex,
+          depth: depth, foundation: classes.foundation(known.classIndex), knownKeys: known.keys))
+    }
     let header = try plist.header(objectRefs[number])
     let scan = header.type == .dictionary ? try scanKeys(header) : nil
     guard let scan, let classUID = scan.classUID else {
@@ -141,6 +152,8 @@ final class KeyedArchive {
     }
     try spendVisit(at: number, depth: depth)
     let classIndex = try archiveClass(uid: classUID, for: number)
+    objectMemo.remember(
+      ObjectMemo.Entry(header: header, classIndex: classIndex, keys: scan.keys), for: number)
     return .object(
       ArchivedObject(
         archive: self, uid: number, header: header, classIndex: classIndex, depth: depth,
