@@ -85,7 +85,7 @@ struct ResearchKitJSONObject {
   func childPath(_ key: String) -> String { "\(path).\(key)" }
 }
 
-extension ResearchKitJSONObject: ResultObject {
+extension ResearchKitJSONObject {
   func keys() throws(ImportError) -> [String] {
     members.compactMap { $0.key == "_class" ? nil : $0.key }
   }
@@ -202,7 +202,7 @@ extension ResearchKitJSONObject: ResultObject {
     return objects
   }
 
-  func keyedValue(_ key: String) throws(ImportError) -> KeyedValue? {
+  func keyedValue(named key: String) throws(ImportError) -> KeyedValue? {
     guard let value = present(key) else { return nil }
     return ResearchKitJSONValues.keyedValue(of: key, value, in: className)
   }
@@ -212,5 +212,40 @@ extension ResearchKitJSONObject: ResultObject {
       return false
     }
     return marker.isKind(of: "ORKNoAnswer")
+  }
+}
+
+// The decoders name keys by `FieldKey`; JSON looks them up by name.
+extension ResearchKitJSONObject: ResultObject {
+  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool { try hasKey(key.name) }
+  func isPresent(_ key: FieldKey) throws(ImportError) -> Bool { try isPresent(key.name) }
+  func string(_ key: FieldKey) throws(ImportError) -> String? { try string(key.name) }
+  func number(_ key: FieldKey) throws(ImportError) -> NumberValue? { try number(key.name) }
+  func bool(_ key: FieldKey) throws(ImportError) -> Bool? { try bool(key.name) }
+  func instant(_ key: FieldKey) throws(ImportError) -> Instant? { try instant(key.name) }
+  func uuidString(_ key: FieldKey) throws(ImportError) -> String? { try uuidString(key.name) }
+  func timeZone(_ key: FieldKey) throws(ImportError) -> TimeZoneInfo? { try timeZone(key.name) }
+  func timeOfDay(_ key: FieldKey) throws(ImportError) -> TimeOfDay? { try timeOfDay(key.name) }
+  func filePath(_ key: FieldKey) throws(ImportError) -> String? { try filePath(key.name) }
+  func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool { try isNoAnswer(key.name) }
+
+  func calendarIdentifier(_ key: FieldKey) throws(ImportError) -> String? {
+    try calendarIdentifier(key.name)
+  }
+
+  func choiceValues(_ key: FieldKey) throws(ImportError) -> [ChoiceValue]? {
+    try choiceValues(key.name)
+  }
+
+  func object(_ key: FieldKey) throws(ImportError) -> ResearchKitJSONObject? {
+    try object(key.name)
+  }
+
+  func objects(_ key: FieldKey) throws(ImportError) -> [ResearchKitJSONObject]? {
+    try objects(key.name)
+  }
+
+  func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
+    try keyedValue(named: key.name)
   }
 }

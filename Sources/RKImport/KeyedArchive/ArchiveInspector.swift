@@ -29,7 +29,7 @@ public enum ArchiveInspector {
         return
       }
       let name = "\(object.className) (object \(object.uid))"
-      switch object.archiveClass.foundation {
+      switch object.foundation {
       case .array, .set, .orderedSet:
         let elements = try archive.elements(value, depth: object.depth) ?? []
         lines.append(pad + label + ": " + name + ", \(elements.count) elements")

@@ -9,14 +9,14 @@ extension ArchivedObject: ResultObject {
     return keys
   }
 
-  func isPresent(_ key: String) throws(ImportError) -> Bool {
+  func isPresent(_ key: FieldKey) throws(ImportError) -> Bool {
     guard let value = try value(forKey: key) else { return false }
     if case .null = value { return false }
     return true
   }
 
   /// The non-null value under `key`, or nil.
-  private func present(_ key: String) throws(ImportError) -> ArchiveValue? {
+  private func present(_ key: FieldKey) throws(ImportError) -> ArchiveValue? {
     guard let value = try value(forKey: key) else { return nil }
     if case .null = value { return nil }
     return value
@@ -24,56 +24,56 @@ extension ArchivedObject: ResultObject {
 
   /// Reads `key` with `read`, turning a nil result for a present value into a type error.
   private func typed<T>(
-    _ key: String, _ expected: String,
+    _ key: FieldKey, _ expected: String,
     _ read: (ArchiveValue) throws(ImportError) -> T?
   ) throws(ImportError) -> T? {
     guard let value = try present(key) else { return nil }
-    let result = try locate(key) { () throws(ImportError) -> T? in try read(value) }
-    guard let result else { throw mismatch(key, expected: expected, found: value) }
+    let result = try locate(key.name) { () throws(ImportError) -> T? in try read(value) }
+    guard let result else { throw mismatch(key.name, expected: expected, found: value) }
     return result
   }
 
-  func string(_ key: String) throws(ImportError) -> String? {
+  func string(_ key: FieldKey) throws(ImportError) -> String? {
     try typed(key, "a string") { v throws(ImportError) in try archive.string(v) }
   }
 
-  func number(_ key: String) throws(ImportError) -> NumberValue? {
+  func number(_ key: FieldKey) throws(ImportError) -> NumberValue? {
     try typed(key, "a number") { v throws(ImportError) in try archive.number(v) }
   }
 
-  func bool(_ key: String) throws(ImportError) -> Bool? {
+  func bool(_ key: FieldKey) throws(ImportError) -> Bool? {
     try typed(key, "a boolean") { v throws(ImportError) in try archive.bool(v) }
   }
 
-  func instant(_ key: String) throws(ImportError) -> Instant? {
+  func instant(_ key: FieldKey) throws(ImportError) -> Instant? {
     try typed(key, "a date") { v throws(ImportError) in try archive.instant(v) }
   }
 
-  func uuidString(_ key: String) throws(ImportError) -> String? {
+  func uuidString(_ key: FieldKey) throws(ImportError) -> String? {
     try typed(key, "a UUID") { v throws(ImportError) in try archive.uuid(v) }
   }
 
-  func timeZone(_ key: String) throws(ImportError) -> TimeZoneInfo? {
+  func timeZone(_ key: FieldKey) throws(ImportError) -> TimeZoneInfo? {
     try typed(key, "a time zone") { v throws(ImportError) -> TimeZoneInfo? in
-      if case .object(let zone) = v, zone.archiveClass.foundation == .timeZone {
+      if case .object(let zone) = v, zone.foundation == .timeZone {
         return TimeZoneInfo(name: try archive.timeZoneName(zone))
       }
       return try archive.string(v).map { TimeZoneInfo(name: $0) }
     }
   }
 
-  func calendarIdentifier(_ key: String) throws(ImportError) -> String? {
+  func calendarIdentifier(_ key: FieldKey) throws(ImportError) -> String? {
     try typed(key, "a calendar") { v throws(ImportError) -> String? in
-      if case .object(let calendar) = v, calendar.archiveClass.foundation == .calendar {
-        return try archive.stringField(calendar, "NS.identifier") ?? ""
+      if case .object(let calendar) = v, calendar.foundation == .calendar {
+        return try archive.stringField(calendar, .nsIdentifier) ?? ""
       }
       return try archive.string(v)
     }
   }
 
-  func timeOfDay(_ key: String) throws(ImportError) -> TimeOfDay? {
+  func timeOfDay(_ key: FieldKey) throws(ImportError) -> TimeOfDay? {
     try typed(key, "date components") { v throws(ImportError) -> TimeOfDay? in
-      guard case .object(let object) = v, object.archiveClass.foundation == .dateComponents
+      guard case .object(let object) = v, object.foundation == .dateComponents
       else { return nil }
       let components = try archive.dateComponents(object)
       return TimeOfDay(
@@ -82,13 +82,13 @@ extension ArchivedObject: ResultObject {
     }
   }
 
-  func filePath(_ key: String) throws(ImportError) -> String? {
+  func filePath(_ key: FieldKey) throws(ImportError) -> String? {
     try typed(key, "a URL or path") { v throws(ImportError) in
       try archive.urlString(v).map(URLText.filePath)
     }
   }
 
-  func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]? {
+  func choiceValues(_ key: FieldKey) throws(ImportError) -> [ChoiceValue]? {
     try typed(key, "an array") { v throws(ImportError) -> [ChoiceValue]? in
       guard let elements = try archive.elements(v, depth: depth + 1) else { return nil }
       var values = [ChoiceValue]()
@@ -102,31 +102,31 @@ extension ArchivedObject: ResultObject {
           values.append(.number(number))
         } else if let instant = try archive.instant(element) {
           values.append(.date(instant))
-        } else if case .object(let object) = element, object.archiveClass.foundation == .null {
+        } else if case .object(let object) = element, object.foundation == .null {
           values.append(.null)
         } else {
-          throw mismatch(key, expected: "choice values", found: element)
+          throw mismatch(key.name, expected: "choice values", found: element)
         }
       }
       return values
     }
   }
 
-  func object(_ key: String) throws(ImportError) -> ArchivedObject? {
+  func object(_ key: FieldKey) throws(ImportError) -> ArchivedObject? {
     try typed(key, "an object") { v in
       if case .object(let object) = v { return object }
       return nil
     }
   }
 
-  func objects(_ key: String) throws(ImportError) -> [ArchivedObject]? {
+  func objects(_ key: FieldKey) throws(ImportError) -> [ArchivedObject]? {
     try typed(key, "an array of objects") { v throws(ImportError) -> [ArchivedObject]? in
       guard let elements = try archive.elements(v, depth: depth + 1) else { return nil }
       var objects = [ArchivedObject]()
       objects.reserveCapacity(elements.count)
       for element in elements {
         guard case .object(let object) = element else {
-          throw mismatch(key, expected: "an array of objects", found: element)
+          throw mismatch(key.name, expected: "an array of objects", found: element)
         }
         objects.append(object)
       }
@@ -134,14 +134,46 @@ extension ArchivedObject: ResultObject {
     }
   }
 
-  func keyedValue(_ key: String) throws(ImportError) -> KeyedValue? {
+  func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
     guard let value = try present(key) else { return nil }
+    return try locate(key.name) { () throws(ImportError) in
+      try archive.keyedValue(value, depth: depth + 1)
+    }
+  }
+
+  func keyedValue(named key: String) throws(ImportError) -> KeyedValue? {
+    guard let value = try value(forKey: key) else { return nil }
+    if case .null = value { return nil }
     return try locate(key) { () throws(ImportError) in
       try archive.keyedValue(value, depth: depth + 1)
     }
   }
 
-  func isNoAnswer(_ key: String) throws(ImportError) -> Bool {
+  func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
+    let plist = archive.plist
+    let keyIDs = archive.keyIDs
+    // Known keys are told apart without a String; the rest (rare) go by name.
+    var needsNames = false
+    for index in 0..<header.count {
+      switch keyIDs.slot(try plist.childRef(header, index), in: plist) {
+      case .known(let key) where key == .classMarker || isSkipped(key): continue
+      default: needsNames = true
+      }
+      if needsNames { break }
+    }
+    guard needsNames else { return [] }
+    var fields = [Field]()
+    for key in try keys() {
+      if let known = FieldKey.byName[key] {
+        if !isSkipped(known) { fields.append(Field(key, try keyedValue(known) ?? .null)) }
+      } else {
+        fields.append(Field(key, try keyedValue(named: key) ?? .null))
+      }
+    }
+    return fields
+  }
+
+  func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool {
     guard case .object(let object)? = try present(key) else { return false }
     return object.isKind(of: "ORKNoAnswer") || object.isKind(of: "ORKDontKnowAnswer")
   }

@@ -10,11 +10,17 @@ struct ArchivedObject {
   let classIndex: Int
   /// How many objects and containers lie between the root and this object.
   let depth: Int
+  /// The Foundation type the class decodes as, if any (copied from the class record).
+  let foundation: FoundationClass?
+  /// The `FieldKey`s among the object's keys (all, when some key could not be read).
+  let knownKeys: FieldKeySet
 
   var archiveClass: ArchiveClass { archive.classes[classIndex] }
   var className: String { archive.classes[classIndex].name }
   /// The class name followed by its ancestors, most specific first.
   var classChain: [String] { archive.classes[classIndex].chain }
+  /// The family that decodes this object as a result, chosen once per class.
+  var resultFamily: any ResultFamily.Type { archive.classes[classIndex].family }
   /// How error messages name this object: `object 17 (ORKChoiceQuestionResult)`.
   var location: String { "object \(uid) (\(className))" }
 
@@ -36,6 +42,34 @@ struct ArchivedObject {
     return nil
   }
 
+  /// The plist reference stored under the first `key`, or nil when the key is absent.
+  @inline(__always)
+  func ref(forKey key: FieldKey) throws(ImportError) -> Int? {
+    guard knownKeys.contains(key) else { return nil }
+    let plist = archive.plist
+    let keyIDs = archive.keyIDs
+    let wanted = KeySlot.known(key)
+    for index in 0..<header.count
+    where keyIDs.slot(try plist.childRef(header, index), in: plist) == wanted {
+      return try plist.childRef(header, header.count + index)
+    }
+    return nil
+  }
+
+  /// The value under `key`: nil when absent, `.null` for `$null`.
+  func value(forKey key: FieldKey) throws(ImportError) -> ArchiveValue? {
+    guard let ref = try ref(forKey: key) else { return nil }
+    do {
+      return try archive.resolve(ref: ref, depth: depth + 1)
+    } catch {
+      guard error.location.isEmpty else { throw error }
+      throw ImportError(location: "\(location) \(key.name)", reason: error.reason)
+    }
+  }
+
+  /// Whether `key` is present at all (even when it holds `$null`).
+  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool { try ref(forKey: key) != nil }
+
   /// The value under `key`: nil when absent, `.null` for `$null`.
   func value(forKey key: String) throws(ImportError) -> ArchiveValue? {
     try locate(key) { () throws(ImportError) -> ArchiveValue? in
@@ -43,9 +77,6 @@ struct ArchivedObject {
       return try archive.resolve(ref: ref, depth: depth + 1)
     }
   }
-
-  /// Whether `key` is present at all (even when it holds `$null`).
-  func hasKey(_ key: String) throws(ImportError) -> Bool { try ref(forKey: key) != nil }
 
   /// Every key except `$class`, unescaped, in archive order, with its plist reference.
   func entries() throws(ImportError) -> [(key: String, ref: Int)] {

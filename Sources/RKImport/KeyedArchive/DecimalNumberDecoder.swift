@@ -9,23 +9,23 @@ import RKModel
 enum DecimalNumberDecoder {
   static func decode(_ object: ArchivedObject) throws(ImportError) -> NumberValue {
     let archive = object.archive
-    func integer(_ key: String) throws(ImportError) -> Int64? {
+    func integer(_ key: FieldKey) throws(ImportError) -> Int64? {
       guard let value = try object.value(forKey: key), let number = try archive.number(value)
       else { return nil }
       return Int64(exactly: number.double)
     }
-    let exponent = try integer("NS.exponent") ?? 0
-    let length = try integer("NS.length") ?? 0
+    let exponent = try integer(.nsExponent) ?? 0
+    let length = try integer(.nsLength) ?? 0
     let negative =
-      try object.value(forKey: "NS.negative").flatMap { v throws(ImportError) in
+      try object.value(forKey: .nsNegative).flatMap { v throws(ImportError) in
         try archive.bool(v)
       } ?? false
-    let littleEndian = try integer("NS.mantissa.bo") ?? 1 == 1
+    let littleEndian = try integer(.nsMantissaByteOrder) ?? 1 == 1
     guard (-128...127).contains(exponent), (0...8).contains(length) else {
       throw ImportError(
         location: object.location, reason: "NS.exponent or NS.length out of range")
     }
-    guard case .inline(let header)? = try object.value(forKey: "NS.mantissa"),
+    guard case .inline(let header)? = try object.value(forKey: .nsMantissa),
       header.type == .data, header.count >= Int(length) * 2
     else {
       throw ImportError(

@@ -19,6 +19,14 @@ enum FoundationClass {
     "NSTimeZone": .timeZone, "__NSLocalTimeZone": .timeZone,
     "NSCalendar": .calendar, "NSLocale": .locale,
   ]
+
+  /// The Foundation type named `name`; only `NS…` and `__NS…` names are hashed.
+  static func named(_ name: String) -> FoundationClass? {
+    guard name.utf8.first == UInt8(ascii: "N") || name.utf8.first == UInt8(ascii: "_") else {
+      return nil
+    }
+    return byName[name]
+  }
 }
 
 extension KeyedArchive {
@@ -29,34 +37,69 @@ extension KeyedArchive {
         location: "object \(number) $class", reason: "reference \(uid) out of range")
     }
     let slot = Int(uid)
-    if classSlots[slot] >= 0 { return Int(classSlots[slot]) }
-    let record = try plist.header(objectRefs[slot])
+    if let index = classes.index(ofUID: slot) { return index }
+    let recordHeader = try plist.header(objectRefs[slot])
     var place: String { "object \(number) $class (object \(slot))" }
-    guard record.type == .dictionary else {
-      throw ImportError(location: place, reason: "class record is \(record.type.phrase)")
+    guard recordHeader.type == .dictionary else {
+      throw ImportError(location: place, reason: "class record is \(recordHeader.type.phrase)")
     }
-    var name: String?
+    // First pass: the checks and the raw bytes of the record's names.
+    var signature = ClassSignature()
+    signature.bytes.reserveCapacity(128)
+    var hasName = false
+    for index in 0..<recordHeader.count {
+      let keyRef = try plist.childRef(recordHeader, index)
+      // Read for its checks: a malformed key object fails the record.
+      _ = try plist.header(keyRef)
+      let key = keyIDs.slot(keyRef, in: plist)
+      let value = try plist.header(
+        try plist.childRef(recordHeader, recordHeader.count + index))
+      if key == .known(.classNameMarker), value.type == .string {
+        signature.append(role: 1, string: value, in: plist)
+        hasName = true
+      } else if key == .known(.classesMarker), value.type == .array {
+        for element in 0..<value.count {
+          let entry = try plist.header(try plist.childRef(value, element))
+          if entry.type == .string { signature.append(role: 2, string: entry, in: plist) }
+        }
+      }
+    }
+    guard hasName else {
+      throw ImportError(location: place, reason: "class record without $classname")
+    }
+    if let known = ClassRecordCache.record(for: signature) {
+      return classes.add(known, uid: slot)
+    }
+    let record = try decodeClassRecord(recordHeader)
+    ClassRecordCache.remember(record, for: signature)
+    return classes.add(record, uid: slot)
+  }
+
+  /// Decodes a class record that the first pass in `archiveClass` checked (it has a name).
+  private func decodeClassRecord(
+    _ recordHeader: PlistObjectHeader
+  ) throws(ImportError) -> ArchiveClass {
+    var name = ""
     var chain = [String]()
-    for index in 0..<record.count {
-      let key = try plist.header(try plist.childRef(record, index))
-      let value = try plist.header(try plist.childRef(record, record.count + index))
-      if plist.string(key, equals: "$classname"), value.type == .string {
+    for index in 0..<recordHeader.count {
+      let keyRef = try plist.childRef(recordHeader, index)
+      let key = keyIDs.slot(keyRef, in: plist)
+      let value = try plist.header(
+        try plist.childRef(recordHeader, recordHeader.count + index))
+      if key == .known(.classNameMarker), value.type == .string {
         name = plist.string(value)
-      } else if plist.string(key, equals: "$classes"), value.type == .array {
+      } else if key == .known(.classesMarker), value.type == .array {
         for element in 0..<value.count {
           let entry = try plist.header(try plist.childRef(value, element))
           if entry.type == .string { chain.append(plist.string(entry)) }
         }
       }
     }
-    guard let name else {
-      throw ImportError(location: place, reason: "class record without $classname")
-    }
     if chain.first != name { chain.insert(name, at: 0) }
-    let foundation = chain.lazy.compactMap { FoundationClass.byName[$0] }.first
-    classes.append(ArchiveClass(name: name, chain: chain, foundation: foundation))
-    classSlots[slot] = Int32(classes.count - 1)
-    return Int(classSlots[slot])
+    let foundation = chain.lazy.compactMap(FoundationClass.named).first
+    return ArchiveClass(
+      name: name, chain: chain, foundation: foundation,
+      family: ResultFamilies.family(forClassChain: chain))
   }
 
   /// Whether archive object `number` can reach itself through references (a cycle), found by

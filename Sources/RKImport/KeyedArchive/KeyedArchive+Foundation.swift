@@ -15,8 +15,8 @@ extension KeyedArchive {
   func string(_ value: ArchiveValue) throws(ImportError) -> String? {
     switch value {
     case .inline(let header) where header.type == .string: return plist.string(header)
-    case .object(let object) where object.archiveClass.foundation == .string:
-      guard case .inline(let header)? = try object.value(forKey: "NS.string"),
+    case .object(let object) where object.foundation == .string:
+      guard case .inline(let header)? = try object.value(forKey: .nsString),
         header.type == .string
       else { return nil }
       return plist.string(header)
@@ -28,7 +28,7 @@ extension KeyedArchive {
   func number(_ value: ArchiveValue) throws(ImportError) -> NumberValue? {
     switch value {
     case .inline(let header): return plist.number(header)
-    case .object(let object) where object.archiveClass.foundation == .decimalNumber:
+    case .object(let object) where object.foundation == .decimalNumber:
       return try DecimalNumberDecoder.decode(object)
     default: return nil
     }
@@ -46,8 +46,8 @@ extension KeyedArchive {
     switch value {
     case .inline(let header) where header.type == .date:
       return Instant(secondsSinceReferenceDate: plist.date(header))
-    case .object(let object) where object.archiveClass.foundation == .date:
-      guard case .inline(let time)? = try object.value(forKey: "NS.time"),
+    case .object(let object) where object.foundation == .date:
+      guard case .inline(let time)? = try object.value(forKey: .nsTime),
         let seconds = plist.double(time)
       else {
         throw ImportError(location: "\(object.location) NS.time", reason: "missing or not a number")
@@ -59,10 +59,10 @@ extension KeyedArchive {
 
   /// NSUUID (`NS.uuidbytes`, 16 bytes) as upper-case hyphenated text; strings pass through.
   func uuid(_ value: ArchiveValue) throws(ImportError) -> String? {
-    guard case .object(let object) = value, object.archiveClass.foundation == .uuid else {
+    guard case .object(let object) = value, object.foundation == .uuid else {
       return try string(value)
     }
-    guard case .inline(let header)? = try object.value(forKey: "NS.uuidbytes"),
+    guard case .inline(let header)? = try object.value(forKey: .nsUUIDBytes),
       header.type == .data, header.count == 16
     else {
       throw ImportError(location: "\(object.location) NS.uuidbytes", reason: "expected 16 bytes")
@@ -89,9 +89,9 @@ extension KeyedArchive {
       }
       return result
     case .object(let object):
-      switch object.archiveClass.foundation {
+      switch object.foundation {
       case .array, .set:
-        guard let inner = try object.value(forKey: "NS.objects") else { return [] }
+        guard let inner = try object.value(forKey: .nsObjects) else { return [] }
         return try elements(inner, depth: object.depth)
       case .orderedSet: return try orderedSetElements(object)
       default: return nil
@@ -128,11 +128,11 @@ extension KeyedArchive {
         result.append((key, item))
       }
       return result
-    case .object(let object) where object.archiveClass.foundation == .dictionary:
-      let keys = try object.value(forKey: "NS.keys").map { v throws(ImportError) in
+    case .object(let object) where object.foundation == .dictionary:
+      let keys = try object.value(forKey: .nsKeys).map { v throws(ImportError) in
         try elements(v, depth: object.depth)
       }
-      let values = try object.value(forKey: "NS.objects").map { v throws(ImportError) in
+      let values = try object.value(forKey: .nsObjects).map { v throws(ImportError) in
         try elements(v, depth: object.depth)
       }
       let keyList = (keys ?? []) ?? []
@@ -148,15 +148,15 @@ extension KeyedArchive {
 
   /// NSURL (`NS.relative` against `NS.base`) or a URL string.
   func urlString(_ value: ArchiveValue) throws(ImportError) -> String? {
-    guard case .object(let object) = value, object.archiveClass.foundation == .url else {
+    guard case .object(let object) = value, object.foundation == .url else {
       return try string(value)
     }
-    let relative = try object.value(forKey: "NS.relative").flatMap { v throws(ImportError) in
+    let relative = try object.value(forKey: .nsRelative).flatMap { v throws(ImportError) in
       try string(v)
     }
     guard let relative else { return nil }
     guard
-      let base = try object.value(forKey: "NS.base").flatMap({ v throws(ImportError) in
+      let base = try object.value(forKey: .nsBase).flatMap({ v throws(ImportError) in
         try urlString(v)
       })
     else { return relative }

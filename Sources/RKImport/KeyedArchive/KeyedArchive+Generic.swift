@@ -36,7 +36,7 @@ extension KeyedArchive {
 
   private func keyedValue(_ object: ArchivedObject) throws(ImportError) -> KeyedValue {
     let value = ArchiveValue.object(object)
-    switch object.archiveClass.foundation {
+    switch object.foundation {
     case .array, .set, .orderedSet:
       let items = try elements(value, depth: object.depth) ?? []
       return .array(try keyedValues(items, depth: object.depth + 2))
@@ -45,7 +45,7 @@ extension KeyedArchive {
       return .dictionary(try fields(entries, depth: object.depth + 2))
     case .string: return try string(value).map { .string($0) } ?? .null
     case .data:
-      guard case .inline(let header)? = try object.value(forKey: "NS.data"), header.type == .data
+      guard case .inline(let header)? = try object.value(forKey: .nsData), header.type == .data
       else { return .null }
       return .data(plist.data(header))
     case .date: return try instant(value).map { .date($0) } ?? .null
@@ -55,7 +55,7 @@ extension KeyedArchive {
     case .decimalNumber: return try number(value).map { .number($0) } ?? .null
     case .timeZone: return try timeZoneName(object).map { .string($0) } ?? .null
     case .calendar, .locale:
-      return try stringField(object, "NS.identifier").map { .string($0) } ?? .null
+      return try stringField(object, .nsIdentifier).map { .string($0) } ?? .null
     case .dateComponents:
       let components = try dateComponents(object)
       return .object(
@@ -106,26 +106,26 @@ extension KeyedArchive {
     return result
   }
 
-  func stringField(_ object: ArchivedObject, _ key: String) throws(ImportError) -> String? {
+  func stringField(_ object: ArchivedObject, _ key: FieldKey) throws(ImportError) -> String? {
     guard let value = try object.value(forKey: key) else { return nil }
     return try string(value)
   }
 
   /// NSTimeZone's `NS.name`.
   func timeZoneName(_ object: ArchivedObject) throws(ImportError) -> String? {
-    try stringField(object, "NS.name")
+    try stringField(object, .nsName)
   }
 
   /// NSDateComponents in either layout: Darwin writes only defined fields plus `NS.leapMonth`;
   /// swift-corelibs writes every field with `Int.max` for undefined and `NS.isLeapMonth`.
   func dateComponents(_ object: ArchivedObject) throws(ImportError) -> DateComponentsValue {
-    let names = [
-      ("NS.era", "era"), ("NS.year", "year"), ("NS.quarter", "quarter"), ("NS.month", "month"),
-      ("NS.day", "day"), ("NS.hour", "hour"), ("NS.minute", "minute"), ("NS.second", "second"),
-      ("NS.nanosec", "nanosecond"), ("NS.week", "week"), ("NS.weekOfYear", "weekOfYear"),
-      ("NS.weekOfMonth", "weekOfMonth"), ("NS.yearForWOY", "yearForWeekOfYear"),
-      ("NS.weekday", "weekday"), ("NS.weekdayOrdinal", "weekdayOrdinal"),
-      ("NS.dayOfYear", "dayOfYear"),
+    let names: [(FieldKey, String)] = [
+      (.nsEra, "era"), (.nsYear, "year"), (.nsQuarter, "quarter"), (.nsMonth, "month"),
+      (.nsDay, "day"), (.nsHour, "hour"), (.nsMinute, "minute"), (.nsSecond, "second"),
+      (.nsNanosecond, "nanosecond"), (.nsWeek, "week"), (.nsWeekOfYear, "weekOfYear"),
+      (.nsWeekOfMonth, "weekOfMonth"), (.nsYearForWeekOfYear, "yearForWeekOfYear"),
+      (.nsWeekday, "weekday"), (.nsWeekdayOrdinal, "weekdayOrdinal"),
+      (.nsDayOfYear, "dayOfYear"),
     ]
     var result = DateComponentsValue(fields: [])
     for (key, name) in names {
@@ -135,7 +135,7 @@ extension KeyedArchive {
       else { continue }
       result.fields.append((name, Int(integer)))
     }
-    for key in ["NS.leapMonth", "NS.isLeapMonth"] {
+    for key in [FieldKey.nsLeapMonth, .nsIsLeapMonth] {
       if let value = try object.value(forKey: key), try bool(value) == true {
         result.fields.append(("isLeapMonth", 1))
       }
@@ -146,13 +146,13 @@ extension KeyedArchive {
   /// NSValue holding a point, size or rect (`NS.special` 1/2/3) as its string form, or a range
   /// (`NS.special` 4) as a location/length dictionary.
   private func geometryValue(_ object: ArchivedObject) throws(ImportError) -> KeyedValue? {
-    guard let special = try object.value(forKey: "NS.special"), let kind = try number(special)
+    guard let special = try object.value(forKey: .nsSpecial), let kind = try number(special)
     else { return nil }
-    let keys: [Double: String] = [1: "NS.pointval", 2: "NS.sizeval", 3: "NS.rectval"]
+    let keys: [Double: FieldKey] = [1: .nsPointValue, 2: .nsSizeValue, 3: .nsRectValue]
     if let key = keys[kind.double] { return try stringField(object, key).map { .string($0) } }
     guard kind.double == 4 else { return nil }
     var fields = [Field]()
-    for (key, name) in [("NS.rangeval.location", "location"), ("NS.rangeval.length", "length")] {
+    for (key, name) in [(FieldKey.nsRangeLocation, "location"), (.nsRangeLength, "length")] {
       if let value = try object.value(forKey: key), let number = try number(value) {
         fields.append(Field(name, .number(number)))
       }

@@ -16,6 +16,8 @@ struct ArchiveClass {
   var chain: [String]
   /// The Foundation type this class decodes as (first known entry of the chain), if any.
   var foundation: FoundationClass?
+  /// The ResearchKit family that decodes results of this class.
+  var family: any ResultFamily.Type
 }
 
 /// A keyed archive over its plist: resolves UIDs to objects, caches class records, and guards
@@ -31,13 +33,20 @@ final class KeyedArchive {
   let objectRefs: [Int]
   /// `$top`'s root entry (`root`, or the only key), as a UID.
   let rootUID: Int
-  var classSlots: [Int32]
-  var classes: [ArchiveClass] = []
+  /// Class records, read once per class UID.
+  let classes: ClassTable
+  /// Objects already resolved, by UID.
+  let objectMemo: ObjectMemo
   /// Key strings already decoded, by plist object number: NSKeyedArchiver stores each key
   /// once, so every object of a class shares them.
   let keyNames: KeyNameCache
-  /// Object visits left; stops exponential re-decoding of shared objects.
-  private var visitsLeft: Int
+  /// The `FieldKey` of each key string, by plist object number.
+  let keyIDs: KeyIDTable
+  /// Object visits left (one cell: plain storage, no exclusivity check per visit); stops
+  /// exponential re-decoding of shared objects.
+  private let visitsLeft: UnsafeMutablePointer<Int>
+
+  deinit { visitsLeft.deallocate() }
 
   /// Opens a binary or XML plist keyed archive.
   init(bytes: [UInt8]) throws(ImportError) {
@@ -48,8 +57,8 @@ final class KeyedArchive {
     } else {
       throw ImportError(reason: "not a property list (no bplist or XML header)")
     }
-    visitsLeft = 4 * plist.bytes.count + 10_000
     keyNames = KeyNameCache(objectCount: plist.objectCount)
+    keyIDs = KeyIDTable(objectCount: plist.objectCount)
     let top = try plist.header(plist.topObject)
     guard top.type == .dictionary else {
       throw ImportError(reason: "not a keyed archive: the top object is \(top.type.phrase)")
@@ -73,8 +82,12 @@ final class KeyedArchive {
     refs.reserveCapacity(objects.count)
     for index in 0..<objects.count { refs.append(try plist.childRef(objects, index)) }
     objectRefs = refs
-    classSlots = Array(repeating: -1, count: refs.count)
+    classes = ClassTable(objectCount: refs.count)
+    objectMemo = ObjectMemo(objectCount: refs.count)
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
+    // Allocated last: nothing throws after this, so `deinit` always frees it.
+    visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    visitsLeft.initialize(to: 4 * plist.bytes.count + 10_000)
   }
 
   private static func rootUID(
@@ -121,8 +134,17 @@ final class KeyedArchive {
         reason: "reference to object \(uid) out of range (\(objectRefs.count) objects)")
     }
     let number = Int(uid)
+    if let known = objectMemo.entry(number) {
+      // Resolved before: only the visit is counted again.
+      try spendVisit(at: number, depth: depth)
+      return .object(
+        ArchivedObject(
+          archive: self, uid: number, header: known.header, classIndex: known.classIndex,
+          depth: depth, foundation: classes.foundation(known.classIndex), knownKeys: known.keys))
+    }
     let header = try plist.header(objectRefs[number])
-    guard header.type == .dictionary, let classUID = try classReference(header) else {
+    let scan = header.type == .dictionary ? try scanKeys(header) : nil
+    guard let scan, let classUID = scan.classUID else {
       if header.type == .uid {
         throw ImportError(location: "object \(number)", reason: "a reference to a reference")
       }
@@ -130,9 +152,12 @@ final class KeyedArchive {
     }
     try spendVisit(at: number, depth: depth)
     let classIndex = try archiveClass(uid: classUID, for: number)
+    objectMemo.remember(
+      ObjectMemo.Entry(header: header, classIndex: classIndex, keys: scan.keys), for: number)
     return .object(
       ArchivedObject(
-        archive: self, uid: number, header: header, classIndex: classIndex, depth: depth))
+        archive: self, uid: number, header: header, classIndex: classIndex, depth: depth,
+        foundation: classes.foundation(classIndex), knownKeys: scan.keys))
   }
 
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
@@ -140,8 +165,8 @@ final class KeyedArchive {
   func spendVisit(at number: Int?, depth: Int) throws(ImportError) {
     // The place is text only when an error needs it: this runs once per object.
     var place: String { number.map { "object \($0)" } ?? "" }
-    visitsLeft -= 1
-    guard visitsLeft > 0 else {
+    visitsLeft.pointee -= 1
+    guard visitsLeft.pointee > 0 else {
       throw ImportError(
         location: place, reason: "too many object visits (shared objects nested too often)")
     }
@@ -154,22 +179,34 @@ final class KeyedArchive {
     }
   }
 
+  /// One pass over an object dictionary's keys: the UID of its (last) `$class`, and the
+  /// `FieldKey`s it holds. A key reference out of range makes every later lookup scan.
+  private func scanKeys(
+    _ header: PlistObjectHeader
+  ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet) {
+    var keys = FieldKeySet()
+    var classEntry: Int?
+    for index in 0..<header.count {
+      guard let keyRef = plist.checkedChildRef(header, index) else {
+        return (try classReference(header), .all)
+      }
+      if case .known(let key) = keyIDs.slot(keyRef, in: plist) {
+        keys.insert(key)
+        if key == .classMarker { classEntry = index }
+      }
+    }
+    guard let classEntry else { return (nil, keys) }
+    let value = try plist.header(try plist.childRef(header, header.count + classEntry))
+    guard value.type == .uid else { return (nil, keys) }
+    return (plist.uid(value), keys)
+  }
+
   /// The UID of `$class` in an object dictionary, or nil when it has none.
   private func classReference(_ header: PlistObjectHeader) throws(ImportError) -> UInt64? {
     // NSKeyedArchiver writes `$class` last; search from the end.
-    var key = "$class"
-    switch key.withUTF8({ plist.scanKeys(header, for: $0, fromEnd: true) }) {
-    case .found(let index):
-      let value = try plist.header(try plist.childRef(header, header.count + index))
-      guard value.type == .uid else { return nil }
-      return plist.uid(value)
-    case .absent: return nil
-    case .undecided: break
-    }
     for index in stride(from: header.count - 1, through: 0, by: -1) {
-      guard plist.string(ref: try plist.childRef(header, index), equals: "$class") else {
-        continue
-      }
+      guard keyIDs.slot(try plist.childRef(header, index), in: plist) == .known(.classMarker)
+      else { continue }
       let value = try plist.header(try plist.childRef(header, header.count + index))
       guard value.type == .uid else { return nil }
       return plist.uid(value)

@@ -112,6 +112,15 @@ struct BPlistDocument: Sendable {
     return Int(raw)
   }
 
+  /// `offset(of:)`, or nil instead of an error.
+  @inline(__always)
+  func checkedOffset(of ref: Int) -> Int? {
+    guard ref >= 0, ref < objectCount else { return nil }
+    let raw = Self.bigEndian(bytes, at: offsetTableOffset + ref * offsetSize, size: offsetSize)
+    guard raw >= 8, raw < UInt64(offsetTableOffset) else { return nil }
+    return Int(raw)
+  }
+
   /// Decodes object `ref`'s marker and length, checking that its payload fits the object area.
   func header(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
     let start = try offset(of: ref)
@@ -205,6 +214,13 @@ struct BPlistDocument: Sendable {
         reason: "reference to object \(value) out of range (\(objectCount) objects)")
     }
     return Int(value)
+  }
+
+  /// `childRef`, or nil instead of an error when the reference is out of range.
+  @inline(__always)
+  func checkedChildRef(_ header: PlistObjectHeader, _ index: Int) -> Int? {
+    let value = Self.bigEndian(bytes, at: header.payloadOffset + index * refSize, size: refSize)
+    return value < UInt64(objectCount) ? Int(value) : nil
   }
 
   func invalid(_ ref: Int, _ byte: Int, _ reason: String) -> ImportError {

@@ -4,15 +4,20 @@ import RKModel
 /// `ORKLocationQuestionResult` (≥ 1.3): an `ORKLocation`.
 enum LocationQuestionFamily: QuestionFamily {
   static let answerType = AnswerType.location
-  static let legacyKey = "locationAnswer"
+  static let legacyKey = FieldKey.locationAnswer
 
-  /// CNPostalAddress keys in the order an address is written, without the leading `_`.
-  static let addressParts = [
-    "street", "subLocality", "city", "subAdministrativeArea", "state", "postalCode", "country",
+  /// CNPostalAddress keys in the order an address is written: as archived (with a leading
+  /// `_`), as JSON names them, and whether they are part of the address line.
+  static let addressParts: [(archived: FieldKey, plain: FieldKey, inLine: Bool)] = [
+    (.archivedStreet, .street, true), (.archivedSubLocality, .subLocality, true),
+    (.archivedCity, .city, true),
+    (.archivedSubAdministrativeArea, .subAdministrativeArea, true),
+    (.archivedState, .state, true), (.archivedPostalCode, .postalCode, true),
+    (.archivedCountry, .country, true), (.archivedISOCountryCode, .isoCountryCode, false),
   ]
 
   static func value<Object: ResultObject>(
-    of object: Object, key: String, extra: inout [Field]
+    of object: Object, key: FieldKey, extra: inout [Field]
   ) throws(ImportError) -> Answer? {
     guard let location = try object.object(key) else { return nil }
     return .location(try decodeLocation(location))
@@ -24,16 +29,16 @@ enum LocationQuestionFamily: QuestionFamily {
     _ location: Object
   ) throws(ImportError) -> LocationAnswer {
     var answer = LocationAnswer(
-      latitude: try location.number("coordinate.latitude")?.double,
-      longitude: try location.number("coordinate.longitude")?.double,
-      userInput: try location.string("userInput"),
-      regionCenterLatitude: try location.number("region.center.latitude")?.double,
-      regionCenterLongitude: try location.number("region.center.longitude")?.double,
-      regionRadius: try location.number("region.radius")?.double,
-      regionIdentifier: try location.string("region.identifier"))
-    if let address = try location.object("postalAddress") {
+      latitude: try location.number(.coordinateLatitude)?.double,
+      longitude: try location.number(.coordinateLongitude)?.double,
+      userInput: try location.string(.userInput),
+      regionCenterLatitude: try location.number(.regionCenterLatitude)?.double,
+      regionCenterLongitude: try location.number(.regionCenterLongitude)?.double,
+      regionRadius: try location.number(.regionRadius)?.double,
+      regionIdentifier: try location.string(.regionIdentifier))
+    if let address = try location.object(.postalAddress) {
       try readPostalAddress(address, into: &answer)
-    } else if case .dictionary(let fields)? = try location.keyedValue("addressDictionary") {
+    } else if case .dictionary(let fields)? = try location.keyedValue(.addressDictionary) {
       answer.addressFields = fields
       answer.address = legacyAddressLine(fields)
     }
@@ -46,13 +51,13 @@ enum LocationQuestionFamily: QuestionFamily {
     _ address: Object, into answer: inout LocationAnswer
   ) throws(ImportError) {
     var parts = [String]()
-    for name in addressParts + ["ISOCountryCode"] {
-      let value = try firstString(address, "_" + name, name)
+    for part in addressParts {
+      let value = try firstString(address, part.archived, part.plain)
       guard let value, !value.isEmpty else { continue }
-      answer.addressFields.append(Field(name, .string(value)))
-      if addressParts.contains(name) { parts.append(value) }
+      answer.addressFields.append(Field(part.plain.name, .string(value)))
+      if part.inLine { parts.append(value) }
     }
-    let formatted = try firstString(address, "_formattedAddress", "formattedAddress")
+    let formatted = try firstString(address, .archivedFormattedAddress, .formattedAddress)
     if let formatted, !formatted.isEmpty {
       answer.addressFields.append(Field("formattedAddress", .string(formatted)))
       answer.address = formatted
@@ -62,7 +67,7 @@ enum LocationQuestionFamily: QuestionFamily {
   }
 
   private static func firstString<Object: ResultObject>(
-    _ object: Object, _ key: String, _ fallback: String
+    _ object: Object, _ key: FieldKey, _ fallback: FieldKey
   ) throws(ImportError) -> String? {
     if let value = try object.string(key) { return value }
     return try object.string(fallback)

@@ -1,16 +1,6 @@
 // ResearchKit's result hierarchy → RKModel: task, step and result records (formats.md §3).
 import RKModel
 
-/// ORKResult's own keys, read into every record.
-enum ResultKeys {
-  static func isBase(_ key: String) -> Bool {
-    switch key {
-    case "identifier", "startDate", "endDate", "userInfo": true
-    default: false
-    }
-  }
-}
-
 /// Decodes `ORKTaskResult` trees from any syntax that implements `ResultObject`.
 ///
 /// Usage: call `taskRun(from:)` for each root task result, then `finish(_:)` once with all
@@ -25,26 +15,26 @@ struct ResearchKitDecoder<Object: ResultObject> {
   /// task result (`ORKPageResult`) contributes its steps in place.
   mutating func taskRun(from task: Object) throws(ImportError) -> TaskRun {
     var run = TaskRun(
-      taskIdentifier: try task.string("identifier") ?? "",
-      runUUID: try task.uuidString("taskRunUUID"),
-      startDate: try task.instant("startDate"), endDate: try task.instant("endDate"))
-    if let device = try task.object("device") {
+      taskIdentifier: try task.string(.identifier) ?? "",
+      runUUID: try task.uuidString(.taskRunUUID),
+      startDate: try task.instant(.startDate), endDate: try task.instant(.endDate))
+    if let device = try task.object(.device) {
       evidence.noteNewLayout()
       run.device = DeviceInfo(
-        product: try device.string("product"), platform: try device.string("platform"),
-        osVersion: try device.string("osVersion"), osBuild: try device.string("osBuild"))
+        product: try device.string(.product), platform: try device.string(.platform),
+        osVersion: try device.string(.osVersion), osBuild: try device.string(.osBuild))
     }
     if task.className != "ORKTaskResult" {
       run.metadata.append(Field("class", .string(task.className)))
     }
-    if let directory = try task.filePath("outputDirectory") {
+    if let directory = try task.filePath(.outputDirectory) {
       run.metadata.append(Field("outputDirectory", .string(directory)))
     }
-    if case .dictionary(let entries)? = try task.keyedValue("userInfo") {
+    if case .dictionary(let entries)? = try task.keyedValue(.userInfo) {
       for entry in entries { run.metadata.append(Field("userInfo." + entry.name, entry.value)) }
     }
     run.metadata += try unknownFields(of: task) { key in
-      ["results", "taskRunUUID", "outputDirectory", "device"].contains(key)
+      key == .results || key == .taskRunUUID || key == .outputDirectory || key == .device
     }
     run.steps = try steps(in: task)
     return run
@@ -52,7 +42,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
 
   private mutating func steps(in collection: Object) throws(ImportError) -> [StepRecord] {
     var steps = [StepRecord]()
-    for child in try collection.objects("results") ?? [] {
+    for child in try collection.objects(.results) ?? [] {
       if child.isKind(of: "ORKStepResult") {
         steps.append(try stepRecord(from: child))
       } else if child.isKind(of: "ORKTaskResult") {
@@ -72,43 +62,43 @@ struct ResearchKitDecoder<Object: ResultObject> {
   /// One `ORKStepResult` → `StepRecord`.
   mutating func stepRecord(from step: Object) throws(ImportError) -> StepRecord {
     var record = StepRecord(
-      identifier: try step.string("identifier") ?? "",
-      startDate: try step.instant("startDate"), endDate: try step.instant("endDate"))
-    for child in try step.objects("results") ?? [] {
+      identifier: try step.string(.identifier) ?? "",
+      startDate: try step.instant(.startDate), endDate: try step.instant(.endDate))
+    for child in try step.objects(.results) ?? [] {
       record.results.append(try resultRecord(from: child))
     }
-    if let technology = try step.string("enabledAssistiveTechnology") {
+    if let technology = try step.string(.enabledAssistiveTechnology) {
       record.extra.append(Field("enabledAssistiveTechnology", .string(technology)))
     }
-    if let userInfo = try step.keyedValue("userInfo") {
+    if let userInfo = try step.keyedValue(.userInfo) {
       record.extra.append(Field("userInfo", userInfo))
     }
     record.extra += try unknownFields(of: step) { key in
-      key == "results" || key == "enabledAssistiveTechnology"
+      key == .results || key == .enabledAssistiveTechnology
     }
     return record
   }
 
   /// Any child `ORKResult` → `ResultRecord`, decoded by the family its class belongs to.
   mutating func resultRecord(from result: Object) throws(ImportError) -> ResultRecord {
-    let family = ResultFamilies.family(forClassChain: result.classChain)
+    let family = result.resultFamily
     var extra = [Field]()
     let answer = try family.answer(of: result, extra: &extra)
     var record = ResultRecord(
-      identifier: try result.string("identifier") ?? "", className: result.className,
+      identifier: try result.string(.identifier) ?? "", className: result.className,
       answerType: family.answerType, answer: answer,
-      startDate: try result.instant("startDate"), endDate: try result.instant("endDate"))
-    if let userInfo = try result.keyedValue("userInfo") {
+      startDate: try result.instant(.startDate), endDate: try result.instant(.endDate))
+    if let userInfo = try result.keyedValue(.userInfo) {
       record.extra.append(Field("userInfo", userInfo))
     }
     record.extra += extra
     guard !family.keepsAllKeys else { return record }
-    if let type = try result.number("questionType") {
+    if let type = try result.number(.questionType) {
       record.questionType = Int(exactly: type.double)
     }
-    if family is any QuestionFamily.Type {
+    if family.isQuestion {
       evidence.note(family.answerType, questionType: record.questionType)
-      if try result.hasKey("typedAnswerOrNoAnswer") { evidence.noteNewLayout() }
+      if try result.hasKey(.typedAnswerOrNoAnswer) { evidence.noteNewLayout() }
     }
     record.extra += try unknownFields(of: result, reads: family.readsKey)
     return record
@@ -117,13 +107,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
   /// Keys neither ORKResult's nor read by `reads`, decoded generically (app and fork
   /// additions such as `questionText`).
   private func unknownFields(
-    of object: Object, reads: (String) -> Bool
+    of object: Object, reads: (FieldKey) -> Bool
   ) throws(ImportError) -> [Field] {
-    var fields = [Field]()
-    for key in try object.keys() where !ResultKeys.isBase(key) && !reads(key) {
-      fields.append(Field(key, try object.keyedValue(key) ?? .null))
-    }
-    return fields
+    try object.otherFields { key in key.isBase || reads(key) }
   }
 
   /// Settles `DateAnswer.isDateOnly` once every run of the input has been seen.

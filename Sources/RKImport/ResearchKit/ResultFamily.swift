@@ -9,8 +9,10 @@ protocol ResultFamily: Sendable {
   static var answerType: AnswerType { get }
   /// Whether the family keeps every key as a field (generic results).
   static var keepsAllKeys: Bool { get }
+  /// Whether the family decodes question results (a `QuestionFamily`).
+  static var isQuestion: Bool { get }
   /// Whether the family reads `key` itself (so it does not belong in `extra`).
-  static func readsKey(_ key: String) -> Bool
+  static func readsKey(_ key: FieldKey) -> Bool
   /// The answer; `extra` receives values the family read but could not type.
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
@@ -21,7 +23,8 @@ protocol ResultFamily: Sendable {
 /// `SBAChoiceResult : ORKChoiceQuestionResult`), and anything else as a generic result.
 enum ResultFamilies {
   static func family(forClassChain chain: [String]) -> any ResultFamily.Type {
-    for name in chain {
+    // Every listed class is an `ORK…` class: other names are not hashed.
+    for name in chain where name.utf8.starts(with: "ORK".utf8) {
       if let family = byClassName[name] { return family }
     }
     return GenericResultFamily.self
@@ -49,23 +52,25 @@ enum ResultFamilies {
 /// "don't know"; no answer at all is "skipped".
 protocol QuestionFamily: ResultFamily {
   /// The pre-2.1.1 answer key, still read by ResearchKit for backwards compatibility.
-  static var legacyKey: String { get }
+  static var legacyKey: FieldKey { get }
   /// Keys besides the answer (`unit`, `calendar`…).
-  static var detailKeys: [String] { get }
+  static var detailKeys: [FieldKey] { get }
   /// The answer stored under `key`, or nil when it is absent.
   static func value<Object: ResultObject>(
-    of object: Object, key: String, extra: inout [Field]
+    of object: Object, key: FieldKey, extra: inout [Field]
   ) throws(ImportError) -> Answer?
 }
 
 extension QuestionFamily {
-  static var detailKeys: [String] { [] }
+  static var detailKeys: [FieldKey] { [] }
 
   static var keepsAllKeys: Bool { false }
 
-  static func readsKey(_ key: String) -> Bool {
+  static var isQuestion: Bool { true }
+
+  static func readsKey(_ key: FieldKey) -> Bool {
     switch key {
-    case "questionType", "typedAnswerOrNoAnswer", "noAnswerType": true
+    case .questionType, .typedAnswerOrNoAnswer, .noAnswerType: true
     default: key == legacyKey || detailKeys.contains(key)
     }
   }
@@ -73,10 +78,10 @@ extension QuestionFamily {
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
   ) throws(ImportError) -> Answer {
-    for key in ["typedAnswerOrNoAnswer", legacyKey, "noAnswerType"] {
+    for key in [FieldKey.typedAnswerOrNoAnswer, legacyKey, .noAnswerType] {
       if try object.isNoAnswer(key) { return .dontKnow }
     }
-    let typed = "typedAnswerOrNoAnswer"
+    let typed = FieldKey.typedAnswerOrNoAnswer
     let key = try object.isPresent(typed) ? typed : legacyKey
     return try value(of: object, key: key, extra: &extra) ?? .skipped
   }
@@ -87,17 +92,14 @@ extension QuestionFamily {
 enum GenericResultFamily: ResultFamily {
   static let answerType = AnswerType.other
   static let keepsAllKeys = true
+  static let isQuestion = false
 
-  static func readsKey(_ key: String) -> Bool { true }
+  static func readsKey(_ key: FieldKey) -> Bool { true }
 
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
   ) throws(ImportError) -> Answer {
-    var fields = [Field]()
-    for key in try object.keys() where !ResultKeys.isBase(key) {
-      fields.append(Field(key, try object.keyedValue(key) ?? .null))
-    }
-    return .fields(fields)
+    .fields(try object.otherFields { key in key.isBase })
   }
 }
 
@@ -106,9 +108,10 @@ enum GenericResultFamily: ResultFamily {
 enum FileResultFamily: ResultFamily {
   static let answerType = AnswerType.file
   static let keepsAllKeys = false
+  static let isQuestion = false
 
-  static func readsKey(_ key: String) -> Bool {
-    key == "fileURL" || key == "contentType" || key == "fileName"
+  static func readsKey(_ key: FieldKey) -> Bool {
+    key == .fileURL || key == .contentType || key == .fileName
   }
 
   static func answer<Object: ResultObject>(
@@ -116,7 +119,7 @@ enum FileResultFamily: ResultFamily {
   ) throws(ImportError) -> Answer {
     .file(
       FileAnswer(
-        path: try object.filePath("fileURL"), contentType: try object.string("contentType"),
-        fileName: try object.string("fileName")))
+        path: try object.filePath(.fileURL), contentType: try object.string(.contentType),
+        fileName: try object.string(.fileName)))
   }
 }

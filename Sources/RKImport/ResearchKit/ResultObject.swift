@@ -24,42 +24,63 @@ protocol ResultObject {
   var classChain: [String] { get }
   /// How errors name this object, e.g. `object 17 (ORKChoiceQuestionResult)`.
   var location: String { get }
+  /// The family that decodes this object as a child result (from `classChain`).
+  var resultFamily: any ResultFamily.Type { get }
 
   /// Every key in input order, without the class marker.
   func keys() throws(ImportError) -> [String]
+  /// The value under any key, generically, by name (keys that are not a `FieldKey`).
+  func keyedValue(named key: String) throws(ImportError) -> KeyedValue?
+  /// Every key in input order, without the class marker, decoded generically, except the
+  /// `FieldKey`s for which `isSkipped` holds (app and fork additions such as `questionText`).
+  func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field]
   /// Whether `key` is present, even if it holds null.
-  func hasKey(_ key: String) throws(ImportError) -> Bool
+  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool
   /// Whether `key` holds a non-null value.
-  func isPresent(_ key: String) throws(ImportError) -> Bool
+  func isPresent(_ key: FieldKey) throws(ImportError) -> Bool
 
-  func string(_ key: String) throws(ImportError) -> String?
+  func string(_ key: FieldKey) throws(ImportError) -> String?
   /// A number with exact text (plist numbers, NSDecimalNumber, JSON numbers).
-  func number(_ key: String) throws(ImportError) -> NumberValue?
+  func number(_ key: FieldKey) throws(ImportError) -> NumberValue?
   /// A boolean; numbers count as true when nonzero.
-  func bool(_ key: String) throws(ImportError) -> Bool?
-  func instant(_ key: String) throws(ImportError) -> Instant?
+  func bool(_ key: FieldKey) throws(ImportError) -> Bool?
+  func instant(_ key: FieldKey) throws(ImportError) -> Instant?
   /// A UUID as upper-case hyphenated text.
-  func uuidString(_ key: String) throws(ImportError) -> String?
-  func timeZone(_ key: String) throws(ImportError) -> TimeZoneInfo?
+  func uuidString(_ key: FieldKey) throws(ImportError) -> String?
+  func timeZone(_ key: FieldKey) throws(ImportError) -> TimeZoneInfo?
   /// A calendar identifier such as `gregorian`.
-  func calendarIdentifier(_ key: String) throws(ImportError) -> String?
+  func calendarIdentifier(_ key: FieldKey) throws(ImportError) -> String?
   /// Date components holding an hour and minute.
-  func timeOfDay(_ key: String) throws(ImportError) -> TimeOfDay?
+  func timeOfDay(_ key: FieldKey) throws(ImportError) -> TimeOfDay?
   /// A file location: relative paths and `file://` URLs, percent-decoded.
-  func filePath(_ key: String) throws(ImportError) -> String?
+  func filePath(_ key: FieldKey) throws(ImportError) -> String?
   /// An array of choice values (strings, numbers, dates, nulls).
-  func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]?
+  func choiceValues(_ key: FieldKey) throws(ImportError) -> [ChoiceValue]?
   /// A nested ResearchKit object.
-  func object(_ key: String) throws(ImportError) -> Self?
+  func object(_ key: FieldKey) throws(ImportError) -> Self?
   /// An array of nested ResearchKit objects.
-  func objects(_ key: String) throws(ImportError) -> [Self]?
+  func objects(_ key: FieldKey) throws(ImportError) -> [Self]?
   /// Any value, generically (nested objects as `.object(className:fields:)`).
-  func keyedValue(_ key: String) throws(ImportError) -> KeyedValue?
+  func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue?
   /// Whether `key` holds an `ORKNoAnswer` (`ORKDontKnowAnswer`) marker.
-  func isNoAnswer(_ key: String) throws(ImportError) -> Bool
+  func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool
 }
 
 extension ResultObject {
+  var resultFamily: any ResultFamily.Type { ResultFamilies.family(forClassChain: classChain) }
+
+  func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
+    var fields = [Field]()
+    for key in try keys() {
+      if let known = FieldKey.byName[key] {
+        if !isSkipped(known) { fields.append(Field(key, try keyedValue(known) ?? .null)) }
+      } else {
+        fields.append(Field(key, try keyedValue(named: key) ?? .null))
+      }
+    }
+    return fields
+  }
+
   /// Whether the class or one of its ancestors is `name`.
   func isKind(of name: String) -> Bool { classChain.contains(name) }
 

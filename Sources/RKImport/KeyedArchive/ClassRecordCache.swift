@@ -1,0 +1,50 @@
+// Class records shared by every archive of a run: the same few ResearchKit and Foundation
+// classes recur in each archive, so their names, chains and families are decoded once.
+import Synchronization
+
+/// The exact bytes a class record's `$classname` and `$classes` entries hold, in record order,
+/// each length-prefixed and tagged with its role and encoding: equal signatures decode to
+/// equal `ArchiveClass` records.
+struct ClassSignature: Hashable, Sendable {
+  var bytes: [UInt8] = []
+
+  /// Appends one string object's raw payload.
+  mutating func append(role: UInt8, string header: PlistObjectHeader, in plist: BPlistDocument) {
+    let length = header.isUTF16 ? header.count * 2 : header.count
+    bytes.append(role)
+    bytes.append(header.isUTF16 ? 1 : 0)
+    let prefix = UInt32(truncatingIfNeeded: length)
+    for shift in [0, 8, 16, 24] as [UInt32] {
+      bytes.append(UInt8(truncatingIfNeeded: prefix >> shift))
+    }
+    let range = header.payloadOffset..<(header.payloadOffset + length)
+    plist.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.extracting(range)) }
+  }
+
+  static func == (left: Self, right: Self) -> Bool { left.bytes == right.bytes }
+
+  func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
+}
+
+/// A process-wide, thread-safe map from class signatures to decoded records.
+enum ClassRecordCache {
+  /// Records kept at most, so that hostile inputs with endless class names stay small.
+  static let maximumCount = 1024
+  /// Signatures longer than this are not cached (nor kept in memory).
+  static let maximumSignatureLength = 4096
+
+  private static let records = Mutex<[ClassSignature: ArchiveClass]>([:])
+
+  static func record(for signature: ClassSignature) -> ArchiveClass? {
+    records.withLock { $0[signature] }
+  }
+
+  static func remember(_ record: ArchiveClass, for signature: ClassSignature) {
+    guard signature.bytes.count <= maximumSignatureLength else { return }
+    records.withLock { table in
+      if table.count < maximumCount { table[signature] = record }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The class records of one archive, in plain storage: read on every object, so no array
+// exclusivity checks or copies on the hot path.
+
+/// Class records by index, and the record index of each class UID (or -1 when not read yet).
+///
+/// Not thread-safe, like the archive that owns it.
+final class ClassTable {
+  private let slotCount: Int
+  /// Per archive UID: the record index, or -1.
+  private let slots: UnsafeMutablePointer<Int32>
+  /// `count[0]` records are initialised in `records`, of `capacity[0]`.
+  private let counts: UnsafeMutablePointer<Int>
+  private var records: UnsafeMutablePointer<ArchiveClass>
+
+  init(objectCount: Int) {
+    slotCount = max(objectCount, 1)
+    slots = UnsafeMutablePointer<Int32>.allocate(capacity: slotCount)
+    slots.initialize(repeating: -1, count: slotCount)
+    counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+    counts.initialize(repeating: 0, count: 2)
+    counts[1] = 16
+    records = UnsafeMutablePointer<ArchiveClass>.allocate(capacity: 16)
+  }
+
+  deinit {
+    records.deinitialize(count: counts[0])
+    records.deallocate()
+    counts.deallocate()
+    slots.deallocate()
+  }
+
+  /// The record index of class UID `uid` (checked by the caller), or nil when not read yet.
+  @inline(__always)
+  func index(ofUID uid: Int) -> Int? {
+    let slot = slots[uid]
+    return slot < 0 ? nil : Int(slot)
+  }
+
+  /// The record at `index` (an index this table returned).
+  @inline(__always)
+  subscript(index: Int) -> ArchiveClass { records[index] }
+
+  /// The Foundation type of the record at `index`, without copying the record.
+  @inline(__always)
+  func foundation(_ index: Int) -> FoundationClass? { records[index].foundation }
+
+  /// Stores the record of class UID `uid` and returns its index.
+  func add(_ record: ArchiveClass, uid: Int) -> Int {
+    let count = counts[0]
+    if count == counts[1] {
+      // At most one record per UID, so this stays below the object count.
+      let larger = UnsafeMutablePointer<ArchiveClass>.allocate(capacity: count * 2)
+      larger.moveInitialize(from: records, count: count)
+      records.deallocate()
+      records = larger
+      counts[1] = count * 2
+    }
+    (records + count).initialize(to: record)
+    counts[0] = count + 1
+    slots[uid] = Int32(count)
+    return count
+  }
+}

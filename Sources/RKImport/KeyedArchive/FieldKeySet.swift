@@ -1,0 +1,29 @@
+// The `FieldKey`s one archived object holds, as two words of bits.
+
+/// Which `FieldKey`s an object holds, as a bit set, so that asking for an absent key costs
+/// one test instead of a scan of the object's keys.
+struct FieldKeySet {
+  private var low: UInt64 = 0
+  private var high: UInt64 = 0
+
+  /// Every key: the set of an object whose keys could not all be read, so that every lookup
+  /// scans (and reports) as it would without the set.
+  static let all: FieldKeySet = {
+    var set = FieldKeySet()
+    set.low = ~0
+    set.high = ~0
+    return set
+  }()
+
+  @inline(__always)
+  mutating func insert(_ key: FieldKey) {
+    let bit = Int(key.rawValue)
+    if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
+  }
+
+  @inline(__always)
+  func contains(_ key: FieldKey) -> Bool {
+    let bit = Int(key.rawValue)
+    return bit < 64 ? low & (1 << UInt64(bit)) != 0 : high & (1 << UInt64(bit - 64)) != 0
+  }
+}
