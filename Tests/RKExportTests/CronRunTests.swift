@@ -12,7 +12,10 @@ final class CronRunTests: XCTestCase {
     XCTAssertEqual(try dir.run(["in", "--out", "out", "--jobs", "1"]).status, 0)
     let previous = try dir.snapshot("out")
     try dir.makeCorpus(copies: 2..<5)
+    let timed = Date()
     XCTAssertEqual(try dir.run(["in", "--out", "expected", "--jobs", "1"]).status, 0)
+    // Kill within the time a whole export takes (it gets faster as rkexport does).
+    let exportMicroseconds = UInt32(max(0.05, Date().timeIntervalSince(timed)) * 1_000_000)
     let complete = try dir.snapshot("expected")
     XCTAssertNotEqual(previous, complete)
 
@@ -23,7 +26,7 @@ final class CronRunTests: XCTestCase {
       // What an earlier SIGKILL left stays until a run gets far enough to clean it up.
       let leftBefore = Set(dir.hiddenEntries("out"))
       let process = try dir.start(["in", "--out", "out", "--jobs", "1"], log: "run.log")
-      usleep(UInt32.random(in: 20_000...1_200_000, using: &generator))
+      usleep(UInt32.random(in: 5_000...exportMicroseconds, using: &generator))
       kill(process.processIdentifier, useKill ? SIGKILL : SIGTERM)
       process.waitUntilExit()
       let log =
