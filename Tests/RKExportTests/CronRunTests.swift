@@ -26,7 +26,7 @@ final class CronRunTests: XCTestCase {
       // What an earlier SIGKILL left stays until a run gets far enough to clean it up.
       let leftBefore = Set(dir.hiddenEntries("out"))
       let process = try dir.start(["in", "--out", "out", "--jobs", "1"], log: "run.log")
-      usleep(UInt32.random(in: 5_000...exportMicroseconds, using: &generator))
+      usleep(UInt32.random(in: 5_000...max(10_000, exportMicroseconds), using: &generator))
       kill(process.processIdentifier, useKill ? SIGKILL : SIGTERM)
       process.waitUntilExit()
       let log =
@@ -51,7 +51,13 @@ final class CronRunTests: XCTestCase {
       XCTAssertTrue(committed || now == previous, "attempt \(attempt): a mixed set\n\(log)")
       if finished { XCTAssertTrue(committed, "a finished run wrote the complete set\n\(log)") }
       if !useKill && !finished {
-        XCTAssertEqual(process.terminationStatus, 143, log)
+        // A SIGTERM in the first milliseconds, before the handlers exist, ends the process by
+        // the signal itself; it has touched nothing yet, which the checks below confirm.
+        if process.terminationReason == .exit {
+          XCTAssertEqual(process.terminationStatus, 143, log)
+        } else {
+          XCTAssertEqual(process.terminationStatus, SIGTERM, log)
+        }
         let left = Set(dir.hiddenEntries("out"))
         XCTAssertTrue(
           left.isSubset(of: leftBefore), "SIGTERM left \(left.subtracting(leftBefore))\n\(log)")
