@@ -89,7 +89,19 @@ int main(int argc, char **argv) {
         char name[40];
         snprintf(name, sizeof name, "%d %s", t, loaded[t].name);
         lxw_worksheet *sheet = workbook_add_worksheet(workbook, name);
+        long sheetRow = 0;
+        int part = 1;
         for (long r = 0; r < loaded[t].count; r++) {
+            /* Past Excel's 1,048,576 rows, continue on a new sheet (header repeated), as rkexport does. */
+            if (sheetRow == 1048576) {
+                worksheet_freeze_panes(sheet, 1, 0);
+                snprintf(name, sizeof name, "%d %s (%d)", t, loaded[t].name, ++part);
+                sheet = workbook_add_worksheet(workbook, name);
+                Row *header = &loaded[t].rows[0];
+                for (int c = 0; c < header->count; c++)
+                    worksheet_write_string(sheet, 0, c, header->fields[c], NULL);
+                sheetRow = 1;
+            }
             Row *row = &loaded[t].rows[r];
             for (int c = 0; c < row->count; c++) {
                 const char *text = row->fields[c];
@@ -97,11 +109,12 @@ int main(int argc, char **argv) {
                 char *rest;
                 double number = strtod(text, &rest);
                 lxw_error error = (r > 0 && *rest == '\0')
-                    ? worksheet_write_number(sheet, r, c, number, NULL)
-                    : worksheet_write_string(sheet, r, c, text, NULL);
+                    ? worksheet_write_number(sheet, sheetRow, c, number, NULL)
+                    : worksheet_write_string(sheet, sheetRow, c, text, NULL);
                 if (error) { fprintf(stderr, "%s\n", lxw_strerror(error)); return 1; }
                 cells++;
             }
+            sheetRow++;
         }
         worksheet_freeze_panes(sheet, 1, 0);
     }
