@@ -26,7 +26,7 @@ let package = Package(
     .target(
       name: "RKImport",
       dependencies: [
-        "RKModel",
+        "RKModel", "RKTable",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]
     ),

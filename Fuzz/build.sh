@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (see Fuzz/README.md): RKModel, ZIPFoundation and RKImport become
+# Builds the libFuzzer harnesses (see Fuzz/README.md): RKModel, RKTable, ZIPFoundation and RKImport become
 # static libraries instrumented with -sanitize=fuzzer,address, then each Fuzz/Harnesses/*.swift
 # is compiled on top (with @testable import, so it can reach internal readers) and linked.
 #
@@ -46,6 +46,7 @@ library() {
 
 library ZIPFoundation 5 -suppress-warnings -Xcc -D_GNU_SOURCE=1 -- "$zip_sources"/*.swift
 library RKModel 6 -enable-testing -- Sources/RKModel/*.swift
+library RKTable 6 -enable-testing -- Sources/RKTable/*.swift
 mapfile -t import_sources < <(find Sources/RKImport -name '*.swift' | sort)
 library RKImport 6 -enable-testing -- "${import_sources[@]}"
 
@@ -63,7 +64,7 @@ for name in "${harnesses[@]}"; do
     echo "fuzz build: $name" >&2
     swiftc "${flags[@]}" -swift-version 6 -module-name "Fuzz_$name" \
       "$source" Fuzz/Harnesses/FuzzSupport.swift \
-      -L "$out" -lRKImport -lRKModel -lZIPFoundation \
+      -L "$out" -lRKImport -lRKTable -lRKModel -lZIPFoundation \
       -lFoundation -lFoundationEssentials -lz -use-ld=lld \
       -o "$out/$name"
   fi

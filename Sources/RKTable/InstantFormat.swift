@@ -105,6 +105,17 @@ public struct CivilTime: Sendable, Equatable {
     millisecond = msInt % 1000
   }
 
+  /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`,
+  /// the inverse of the conversion in `init`); month 1–12, day 1–31, any year.
+  public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    let shiftedYear = month <= 2 ? year - 1 : year
+    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+    let yearOfEra = shiftedYear - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
   func appendDate(to bytes: inout [UInt8]) {
     var y = year
     if y < 0 {

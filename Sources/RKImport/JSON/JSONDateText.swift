@@ -1,6 +1,7 @@
 // Date and time-of-day strings as JSON producers write them (formats.md §4.2, §5.2), parsed
 // without Foundation's locale-dependent formatters.
 import RKModel
+import RKTable
 
 /// A parsed date string: the instant, the offset it was written with, and whether it was a
 /// calendar date without a time.
@@ -127,12 +128,7 @@ private func daysInMonth(year: Int, month: Int) -> Int {
   }
 }
 
-/// Days from 1970-01-01 to the given proleptic Gregorian date (H. Hinnant's days_from_civil).
+/// Days from 1970-01-01 to the given proleptic Gregorian date.
 func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-  let shiftedYear = month <= 2 ? year - 1 : year
-  let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-  let yearOfEra = shiftedYear - era * 400
-  let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-  let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-  return era * 146_097 + dayOfEra - 719_468
+  CivilTime.daysSince1970(year: year, month: month, day: day)
 }

@@ -70,7 +70,7 @@ public enum ArchiveInspector {
       case .string(let text): return quoted(text)
       case .data(let bytes): return "<\(bytes.count) bytes>"
       case .date(let instant):
-        return CivilTime.iso8601(secondsSince2001: instant.secondsSinceReferenceDate)
+        return PlistDate.iso8601(secondsSince2001: instant.secondsSinceReferenceDate)
       case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
       case .dictionary(let fields): return "{" + describe(fields) + "}"
       case .object(let className, let fields): return className + " {" + describe(fields) + "}"

@@ -82,7 +82,7 @@ struct XMLPlistReader {
       if !tag.isEmpty { _ = try text(of: tag) }
       return add(.bool(tag.name == "true"))
     case "date":
-      guard let seconds = CivilTime.parseXMLDate(try text(of: tag).trimmingWhitespace()) else {
+      guard let seconds = PlistDate.parseXMLDate(try text(of: tag).trimmingWhitespace()) else {
         throw failure("invalid date")
       }
       return add(.date(seconds))
