@@ -162,15 +162,7 @@ extension ArchivedObject: ResultObject {
       if needsNames { break }
     }
     guard needsNames else { return [] }
-    var fields = [Field]()
-    for key in try keys() {
-      if let known = FieldKey.byName[key] {
-        if !isSkipped(known) { fields.append(Field(key, try keyedValue(known) ?? .null)) }
-      } else {
-        fields.append(Field(key, try keyedValue(named: key) ?? .null))
-      }
-    }
-    return fields
+    return try namedFields(skipping: isSkipped)
   }
 
   func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool {

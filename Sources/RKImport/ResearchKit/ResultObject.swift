@@ -70,6 +70,12 @@ extension ResultObject {
   var resultFamily: any ResultFamily.Type { ResultFamilies.family(forClassChain: classChain) }
 
   func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
+    try namedFields(skipping: isSkipped)
+  }
+
+  /// Every key of the object but those `isSkipped`, by name, in object order (the unknown-field
+  /// listing both syntaxes share; the archive first checks cheaply whether any is left).
+  func namedFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
     var fields = [Field]()
     for key in try keys() {
       if let known = FieldKey.byName[key] {
