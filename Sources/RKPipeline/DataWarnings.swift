@@ -44,12 +44,8 @@ struct DataWarnings {
     for (uuid, file) in knownUUIDs { remember(uuid, FirstSeen(file: file, number: 0)) }
   }
 
-  /// The warnings for one run: (kind, message naming the file).
-  mutating func check(_ run: TaskRun) -> [LogEvent] {
-    check(run, file: run.source)
-  }
-
-  /// The same, with `file` the run's input file: runs of one file share that string's storage.
+  /// The warnings for one run, each naming its source; `file` is the run's input file (runs of
+  /// one file share that string's storage, so the duplicate index costs no string per run).
   mutating func check(_ run: TaskRun, file input: String) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source

@@ -25,7 +25,6 @@ struct ExportPass {
   private(set) var replacedSources: Set<String> = []
   private var entries: [String: ExportState.Entry] = [:]
   private var warnings: DataWarnings
-  private let privacy: PrivacyFilter
   private let preparer: RunPreparer
 
   init(
@@ -33,7 +32,6 @@ struct ExportPass {
     now: Date, state: ExportState?, definitions: [TaskDefinition] = []
   ) {
     self.options = options
-    privacy = PrivacyFilter(options: options.privacy)
     preparer = RunPreparer(options: options, definitions: definitions)
     self.plan = plan
     self.outputs = outputs
@@ -201,7 +199,7 @@ struct ExportPass {
   private func addInput(_ record: InputRecord, item: InputItem) throws {
     guard options.privacy.isActive else { return try outputs.addInput(record) }
     let participant = options.participantRule.participantID(for: item)
-    try outputs.addInput(privacy.apply(record, participantID: participant))
+    try outputs.addInput(preparer.privacy.apply(record, participantID: participant))
   }
 
   private func inputFailed(path: String, error: String) -> LogEvent {

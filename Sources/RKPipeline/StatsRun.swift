@@ -24,18 +24,17 @@ public struct StatsRun {
       report.filesFailed += 1
       report.warnings.append("rkexport: \(problem)")
     }
-    let rule = options.participantRule
+    // The same participant, source (`#N`) and --since rules as an export.
+    let preparer = RunPreparer(options: options, definitions: definitions.tasks)
     let read: @Sendable (InputItem) -> ImportOutcome = { importer.importItem($0) }
     orderedParallelMap(items, jobs: options.jobs, transform: read) { index, outcome in
       report.filesRead += 1
       switch outcome {
       case .imported(let input):
         report.filesOK += 1
-        for var run in input.runs {
-          run.participantID = rule.participantID(for: items[index])
-          run.source = items[index].displayPath
+        for prepared in preparer.prepare(input, item: items[index], rows: false).runs {
           report.taskRuns += 1
-          collector.add(run)
+          collector.add(prepared.run)
         }
       case .failed(_, let error):
         report.filesFailed += 1

@@ -88,9 +88,6 @@ public final class CSVWriter: RowSink {
     if buffer.count >= CSVWriter.bufferCapacity { try flush() }
   }
 
-  /// The renderer that formats rows for this writer, for use on other threads.
-  public var rowRenderer: CSVRowRenderer { renderer }
-
   /// Writes what is buffered and renames the file into place. The writer is closed afterwards.
   public func finish() throws {
     guard isOpen else { throw WriteError.closed(path: file.path) }
