@@ -46,17 +46,16 @@ struct DataWarnings {
 
   /// The warnings for one run, each naming its source; `file` is the run's input file (runs of
   /// one file share that string's storage, so the duplicate index costs no string per run).
-  mutating func check(_ run: TaskRun, file input: String) -> [LogEvent] {
+  mutating func check(_ run: CheckedRun, file input: String) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source
     if let start = run.startDate, let end = run.endDate, end < start {
       events += event("end_before_start", file, "task run ends before it starts")
     }
-    let dates = [run.startDate, run.endDate].compactMap { $0 }
-    if dates.contains(where: { $0 > latestPlausible }) {
+    if run.hasDate(where: { $0 > latestPlausible }) {
       events += event("date_in_future", file, "task run dated in the future")
     }
-    if dates.contains(where: { $0 < DataWarnings.earliestPlausible }) {
+    if run.hasDate(where: { $0 < DataWarnings.earliestPlausible }) {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
@@ -105,6 +104,27 @@ struct DataWarnings {
         "warning", level: .warning, message: "\(file): \(text)",
         fields: [("kind", .text(kind)), ("path", .text(file))])
     ]
+  }
+}
+
+/// What the checks and the state file read of a task run, taken on the parsing thread so the
+/// run itself need not reach the writing thread.
+struct CheckedRun: Sendable {
+  var source: String
+  var runUUID: String?
+  var startDate: Instant?
+  var endDate: Instant?
+
+  init(_ run: TaskRun) {
+    source = run.source
+    runUUID = run.runUUID
+    startDate = run.startDate
+    endDate = run.endDate
+  }
+
+  /// True when the start or end date is recorded and passes `test`.
+  func hasDate(where test: (Instant) -> Bool) -> Bool {
+    startDate.map(test) == true || endDate.map(test) == true
   }
 }
 

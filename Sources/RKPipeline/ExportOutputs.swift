@@ -72,16 +72,25 @@ final class ExportOutputs {
       prepared.stepsCSV, rowCount: prepared.stepCount, cells: prepared.stepRows)
     try answers.writeRendered(
       prepared.answersCSV, rowCount: prepared.answerCount, cells: prepared.answerRows)
-    try spool.append(pivot.add(prepared.run).spoolCells)
-    statistics.add(prepared.run)
+    try addDerivedOnly(prepared)
     return prepared.answerCount
   }
 
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
-  func addDerivedOnly(_ run: TaskRun) throws {
-    try spool.append(pivot.add(run).spoolCells)
-    statistics.add(run)
+  func addDerivedOnly(_ prepared: PreparedRun) throws {
+    let keys = pivot.register(prepared.wide)
+    let leading = prepared.wideLeadingCells
+    let values = prepared.widePairValues
+    // The spool row is a `WidePartialRow`: task id and run cells, then (key, value) pairs.
+    try spool.appendRow(cellCount: leading.count + 2 * keys.count) { row in
+      row.append(leading)
+      for (index, key) in keys.enumerated() {
+        row.appendInteger(key)
+        row.append(values, at: index)
+      }
+    }
+    statistics.add(prepared.statistics)
   }
 
   func addInput(_ record: InputRecord) throws {

@@ -121,7 +121,7 @@ struct ExportPass {
       }
       if let prepared = found.prepared {
         report.runsBeforeSince += prepared.runsBeforeSince
-        for run in prepared.runs { try outputs.addDerivedOnly(run.run) }
+        for run in prepared.runs { try outputs.addDerivedOnly(run) }
       }
       return
     }
@@ -144,11 +144,11 @@ struct ExportPass {
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
-        for event in warnings.check(ready.run, file: item.displayPath) {
+        for event in warnings.check(ready.checked, file: item.displayPath) {
           report.dataWarnings += 1
           log.log(event)
         }
-        if let uuid = ready.run.runUUID { uuids.append(uuid) }
+        if let uuid = ready.checked.runUUID { uuids.append(uuid) }
         answers += try outputs.add(ready)
       }
       report.filesOK += 1

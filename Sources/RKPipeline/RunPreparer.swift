@@ -6,9 +6,12 @@ import RKTable
 import RKTidy
 import RKWrite
 
-/// One run made ready for the writers.
+/// One run made ready for the writers: everything the writing thread needs, worked out on a
+/// parsing thread, so that thread only appends bytes and adds up small arrays. The `TaskRun`
+/// itself stays (and is freed) on the parsing thread.
 struct PreparedRun: Sendable {
-  var run: TaskRun
+  /// What the data checks and the state file read of the run.
+  var checked: CheckedRun
   /// CSV bytes of its task_runs, steps and answers rows, formatted like `CSVWriter.write`.
   var taskRunCSV: [UInt8] = []
   var stepsCSV: [UInt8] = []
@@ -19,6 +22,12 @@ struct PreparedRun: Sendable {
   var taskRunRow: [Cell]?
   var stepRows: [[Cell]]?
   var answerRows: [[Cell]]?
+  /// Its share of the wide tables, and its spool cells: the task id and run cells first, then
+  /// the values of the (key, value) pairs that `WidePivot.register` numbers.
+  var wide: WideRunContribution
+  var wideLeadingCells: EncodedCells
+  var widePairValues: EncodedCells
+  var statistics: StatisticsContribution
 }
 
 /// An input's runs, prepared, and how many `--since` left out.
@@ -64,26 +73,51 @@ struct RunPreparer: Sendable {
         }
       }
       run = privacy.apply(run, definition: definitions[run.taskIdentifier])
-      prepared.runs.append(rows ? render(run) : PreparedRun(run: run))
+      prepared.runs.append(prepare(run, rows: rows))
     }
     return prepared
   }
 
-  private func render(_ run: TaskRun) -> PreparedRun {
-    var prepared = PreparedRun(run: run)
-    let taskRunRow = flattener.taskRunRow(run)
-    let stepRows = flattener.stepRows(run)
-    let answerRows = flattener.answerRows(run)
-    renderer.append(taskRunRow, to: &prepared.taskRunCSV)
-    for row in stepRows { renderer.append(row, to: &prepared.stepsCSV) }
-    for row in answerRows { renderer.append(row, to: &prepared.answersCSV) }
-    prepared.stepCount = stepRows.count
-    prepared.answerCount = answerRows.count
+  private func prepare(_ run: TaskRun, rows: Bool) -> PreparedRun {
+    let wide = WideRunContribution(run, flattener: flattener)
+    var leading = EncodedCells()
+    leading.append(.text(wide.taskID))
+    for cell in wide.runCells { leading.append(cell) }
+    var pairValues = EncodedCells()
+    for cell in wide.pairValues { pairValues.append(cell) }
+    var prepared = PreparedRun(
+      checked: CheckedRun(run), wide: wide, wideLeadingCells: leading,
+      widePairValues: pairValues, statistics: StatisticsContribution(run))
+    guard rows else { return prepared }
     if options.writeXLSX {
+      // The workbook needs cells; the CSV bytes are rendered from the same cells.
+      let taskRunRow = flattener.taskRunRow(run)
+      let stepRows = flattener.stepRows(run)
+      let answerRows = flattener.answerRows(run)
+      renderer.append(taskRunRow, to: &prepared.taskRunCSV)
+      for row in stepRows { renderer.append(row, to: &prepared.stepsCSV) }
+      for row in answerRows { renderer.append(row, to: &prepared.answersCSV) }
+      prepared.stepCount = stepRows.count
+      prepared.answerCount = answerRows.count
       prepared.taskRunRow = taskRunRow
       prepared.stepRows = stepRows
       prepared.answerRows = answerRows
+      return prepared
     }
+    // Capacities: typical row lengths, so the buffers rarely grow.
+    var taskRunRow = makeBuilder(capacity: 256)
+    flattener.appendTaskRunRow(run, to: &taskRunRow)
+    prepared.taskRunCSV = taskRunRow.bytes
+    var stepRows = makeBuilder(capacity: 160 * run.steps.count)
+    prepared.stepCount = flattener.appendStepRows(run, to: &stepRows)
+    prepared.stepsCSV = stepRows.bytes
+    var answerRows = makeBuilder(capacity: 256 * wide.pairValues.count)
+    prepared.answerCount = flattener.appendAnswerRows(run, to: &answerRows)
+    prepared.answersCSV = answerRows.bytes
     return prepared
+  }
+
+  private func makeBuilder(capacity: Int) -> CSVRowBuilder {
+    CSVRowBuilder(timeZone: options.timeZone, excelSafe: options.excelSafe, capacity: capacity)
   }
 }

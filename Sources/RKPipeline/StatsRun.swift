@@ -34,7 +34,7 @@ public struct StatsRun {
         report.filesOK += 1
         for prepared in preparer.prepare(input, item: items[index], rows: false).runs {
           report.taskRuns += 1
-          collector.add(prepared.run)
+          collector.add(prepared.statistics)
         }
       case .failed(_, let error):
         report.filesFailed += 1

@@ -53,41 +53,39 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds one task run.
   public mutating func add(_ run: TaskRun) {
-    let order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
+    add(StatisticsContribution(run))
+  }
+
+  /// Adds one task run, read beforehand (possibly on another thread).
+  public mutating func add(_ run: StatisticsContribution) {
+    let order = run.order
     // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
     tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
     runSerial += 1
+    for step in run.stepDurations {
+      steps[StepKey(task: run.taskIdentifier, step: step.step), default: []].append(step.seconds)
+    }
 
     // A question may occur more than once in a run (a step revisited by a looping task):
     // presence, status and chosen options count once per run, values and durations each time.
     var thisRun: [(slot: Int, seen: RunQuestion)] = []
-    var position = 0
-    for step in run.steps {
-      if let duration = step.durationSeconds, duration.isFinite {
-        steps[StepKey(task: run.taskIdentifier, step: step.identifier), default: []]
-          .append(duration)
+    for (position, result) in run.results.enumerated() {
+      let slot = self.slot(result.key, order: order, position: position)
+      if lastRunOfSlot[slot] != runSerial {
+        lastRunOfSlot[slot] = runSerial
+        seenIndexOfSlot[slot] = thisRun.count
+        thisRun.append((slot, RunQuestion(position: position)))
       }
-      for result in step.results {
-        let slot = self.slot(
-          StatisticsKey(
-            task: run.taskIdentifier, step: step.identifier, item: result.identifier,
-            answerType: result.answerType),
-          order: order, position: position)
-        if lastRunOfSlot[slot] != runSerial {
-          lastRunOfSlot[slot] = runSerial
-          seenIndexOfSlot[slot] = thisRun.count
-          thisRun.append((slot, RunQuestion(position: position)))
-        }
-        position += 1
-        let seenIndex = seenIndexOfSlot[slot]
-        thisRun[seenIndex].seen.note(AnswerStatus(result.answer))
-        Self.addChosenOptions(result.answer, to: &thisRun[seenIndex].seen.options)
-        if let value = Self.numericValue(result.answer) {
-          accumulators[slot].values.append(value)
-        }
-        if let duration = result.durationSeconds, duration.isFinite {
-          accumulators[slot].answerDurations.append(duration)
-        }
+      let seenIndex = seenIndexOfSlot[slot]
+      thisRun[seenIndex].seen.note(result.status)
+      for option in result.options where !thisRun[seenIndex].seen.options.contains(option) {
+        thisRun[seenIndex].seen.options.append(option)
+      }
+      if let value = result.value {
+        accumulators[slot].values.append(value)
+      }
+      if let duration = result.durationSeconds {
+        accumulators[slot].answerDurations.append(duration)
       }
     }
     for (slot, seen) in thisRun {
@@ -124,10 +122,13 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds the options `answer` chose, as answers.csv writes them (`nil` for a null choice
   /// value), to `options`.
-  static func addChosenOptions(_ answer: Answer, to options: inout Set<String?>) {
+  static func addChosenOptions(_ answer: Answer, to options: inout [String?]) {
+    func add(_ option: String?) {
+      if !options.contains(option) { options.append(option) }
+    }
     switch answer {
-    case .boolean(let value): options.insert(value ? "true" : "false")
-    case .choices(let values): for value in values { options.insert(optionText(value)) }
+    case .boolean(let value): add(value ? "true" : "false")
+    case .choices(let values): for value in values { add(optionText(value)) }
     default: break
     }
   }
@@ -184,10 +185,10 @@ struct TaskAccumulator: Sendable {
   var durations: [Double] = []
 
   /// Counts one run of the task: the run, its participant and its duration.
-  mutating func count(_ run: TaskRun) {
+  mutating func count(_ run: StatisticsContribution) {
     runCount += 1
     if !run.participantID.isEmpty { participants.insert(run.participantID) }
-    if let duration = run.durationSeconds, duration.isFinite { durations.append(duration) }
+    if let duration = run.durationSeconds { durations.append(duration) }
   }
 }
 
@@ -196,7 +197,8 @@ struct RunQuestion {
   var position: Int
   var wasAnswered = false
   var wasDontKnow = false
-  var options: Set<String?> = []
+  /// Chosen options, each once (a handful: a list beats hashing).
+  var options: [String?] = []
 
   init(position: Int) { self.position = position }
 

@@ -18,33 +18,23 @@ enum RowCodec {
   /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
   /// Returns false, appending nothing, for a row of 4 GiB or more.
   static func encode(_ row: [Cell], to buffer: inout [UInt8]) -> Bool {
+    let start = beginRow(cellCount: row.count, in: &buffer)
+    for cell in row { appendCell(cell, to: &buffer) }
+    return endRow(startingAt: start, in: &buffer)
+  }
+
+  /// Appends a row's length placeholder and cell count; returns where the row starts. The
+  /// caller appends exactly `cellCount` cells, then calls `endRow`.
+  static func beginRow(cellCount: Int, in buffer: inout [UInt8]) -> Int {
     let start = buffer.count
     buffer.append(contentsOf: [0, 0, 0, 0])
-    appendVarint(UInt64(row.count), to: &buffer)
-    for cell in row {
-      switch cell {
-      case .empty:
-        buffer.append(Tag.empty.rawValue)
-      case .text(let text):
-        buffer.append(Tag.text.rawValue)
-        appendString(text, to: &buffer)
-      case .number(let text, let value):
-        buffer.append(Tag.number.rawValue)
-        appendString(text, to: &buffer)
-        appendDouble(value, to: &buffer)
-      case .integer(let value):
-        buffer.append(Tag.integer.rawValue)
-        appendVarint(zigzag(value), to: &buffer)
-      case .bool(let value):
-        buffer.append(value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
-      case .instant(let ms):
-        buffer.append(Tag.instant.rawValue)
-        appendVarint(zigzag(ms), to: &buffer)
-      case .seconds(let value):
-        buffer.append(Tag.seconds.rawValue)
-        appendDouble(value, to: &buffer)
-      }
-    }
+    appendVarint(UInt64(cellCount), to: &buffer)
+    return start
+  }
+
+  /// Fills in the length of the row begun at `start`; false, removing the row, when it is
+  /// 4 GiB or more.
+  static func endRow(startingAt start: Int, in buffer: inout [UInt8]) -> Bool {
     let length = buffer.count - start - 4
     guard length <= Int(UInt32.max) else {
       buffer.removeSubrange(start...)
@@ -52,6 +42,32 @@ enum RowCodec {
     }
     for index in 0..<4 { buffer[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
     return true
+  }
+
+  /// Appends one cell: its tag, then its payload.
+  static func appendCell(_ cell: Cell, to buffer: inout [UInt8]) {
+    switch cell {
+    case .empty:
+      buffer.append(Tag.empty.rawValue)
+    case .text(let text):
+      buffer.append(Tag.text.rawValue)
+      appendString(text, to: &buffer)
+    case .number(let text, let value):
+      buffer.append(Tag.number.rawValue)
+      appendString(text, to: &buffer)
+      appendDouble(value, to: &buffer)
+    case .integer(let value):
+      buffer.append(Tag.integer.rawValue)
+      appendVarint(zigzag(value), to: &buffer)
+    case .bool(let value):
+      buffer.append(value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+    case .instant(let ms):
+      buffer.append(Tag.instant.rawValue)
+      appendVarint(zigzag(ms), to: &buffer)
+    case .seconds(let value):
+      buffer.append(Tag.seconds.rawValue)
+      appendDouble(value, to: &buffer)
+    }
   }
 
   /// Decodes the cells of one row whose bytes (after the length) are all in `bytes`.

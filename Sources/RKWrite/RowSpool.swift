@@ -71,6 +71,28 @@ public final class RowSpool {
     if buffer.count >= RowSpool.capacity { try flush() }
   }
 
+  /// Appends one row of `cellCount` cells that `write` appends, partly encoded beforehand
+  /// (`EncodedCells`, e.g. on another thread). Throws when `write` appends another number.
+  public func appendRow(cellCount: Int, _ write: (inout SpoolRowWriter) -> Void) throws {
+    guard descriptor >= 0 else { throw WriteError.closed(path: label) }
+    var writer = SpoolRowWriter()
+    swap(&writer.bytes, &buffer)
+    let start = RowCodec.beginRow(cellCount: cellCount, in: &writer.bytes)
+    write(&writer)
+    let written = writer.cellCount
+    let fits = written == cellCount && RowCodec.endRow(startingAt: start, in: &writer.bytes)
+    if !fits { writer.bytes.removeSubrange(start...) }
+    swap(&writer.bytes, &buffer)
+    guard fits else {
+      let reason =
+        written == cellCount
+        ? "row of 4 GiB or more" : "row announced \(cellCount) cells but has \(written)"
+      throw WriteError(path: label, operation: .write, errorNumber: nil, reason: reason)
+    }
+    rowCount += 1
+    if buffer.count >= RowSpool.capacity { try flush() }
+  }
+
   /// Flushes pending rows and returns a reader over every row appended so far, first to last.
   /// Appending may continue; the reader does not see later rows.
   public func makeReader() throws -> Reader {

@@ -11,18 +11,6 @@ import RKTable
 ///   with trailing fraction zeros dropped (`2.5`, `19.846`, `3`, `-0.25`); NaN and ±∞ give an
 ///   empty field (a duration that cannot be measured is missing).
 enum CSVFieldEncoder {
-  static func append(_ cell: Cell, zone: TimeZoneRule, to buffer: inout [UInt8]) {
-    switch cell {
-    case .empty: return
-    case .text(let text): appendText(text, to: &buffer)
-    case .number(let text, _): appendText(text, to: &buffer)
-    case .integer(let value): appendInteger(value, to: &buffer)
-    case .bool(let value): appendASCII(value ? "true" : "false", to: &buffer)
-    case .instant(let ms): appendInstant(ms, zone: zone, to: &buffer)
-    case .seconds(let seconds): appendSeconds(seconds, to: &buffer)
-    }
-  }
-
   /// True when RFC 4180 requires quoting the field.
   static func needsQuotes(_ text: String) -> Bool {
     text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }

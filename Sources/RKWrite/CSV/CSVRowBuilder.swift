@@ -1,0 +1,79 @@
+// Fields → CSV bytes as they come: the flattener writes rows here without building cells.
+import RKTable
+
+/// Formats rows field by field into `bytes`, exactly as `CSVWriter.write(_:)` formats the same
+/// cells (rules on `CSVFieldEncoder`), ready for `CSVWriter.writeRendered(_:rowCount:)`.
+///
+/// ```swift
+/// var builder = CSVRowBuilder(timeZone: zone, excelSafe: false)
+/// flattener.appendStepRows(run, to: &builder)
+/// try stepsCSV.writeRendered(builder.bytes, rowCount: builder.rowCount)
+/// ```
+public struct CSVRowBuilder: RowBuilder {
+  public var bytes: [UInt8] = []
+  public let timeZone: TimeZoneRule
+  public let excelSafe: Bool
+  /// Rows ended so far.
+  public private(set) var rowCount = 0
+  private var atRowStart = true
+
+  public init(timeZone: TimeZoneRule = .utc, excelSafe: Bool = false, capacity: Int = 0) {
+    self.timeZone = timeZone
+    self.excelSafe = excelSafe
+    bytes.reserveCapacity(capacity)
+  }
+
+  public mutating func appendEmpty() {
+    separate()
+  }
+
+  public mutating func appendText(_ text: String) {
+    separate()
+    if excelSafe && CSVWriter.needsFormulaGuard(text) {
+      CSVFieldEncoder.appendText("'" + text, to: &bytes)
+    } else {
+      CSVFieldEncoder.appendText(text, to: &bytes)
+    }
+  }
+
+  public mutating func appendNumber(text: String, value: Double) {
+    separate()
+    CSVFieldEncoder.appendText(text, to: &bytes)
+  }
+
+  public mutating func appendInteger(_ value: Int64) {
+    separate()
+    CSVFieldEncoder.appendInteger(value, to: &bytes)
+  }
+
+  public mutating func appendBool(_ value: Bool) {
+    separate()
+    CSVFieldEncoder.appendASCII(value ? "true" : "false", to: &bytes)
+  }
+
+  public mutating func appendInstant(millisecondsSince1970 ms: Int64) {
+    separate()
+    CSVFieldEncoder.appendInstant(ms, zone: timeZone, to: &bytes)
+  }
+
+  public mutating func appendSeconds(_ seconds: Double) {
+    separate()
+    CSVFieldEncoder.appendSeconds(seconds, to: &bytes)
+  }
+
+  public mutating func endRow() {
+    bytes.append(0x0A)
+    atRowStart = true
+    rowCount += 1
+  }
+
+  /// The comma before every field but a row's first.
+  @inline(__always)
+  private mutating func separate() {
+    if atRowStart {
+      atRowStart = false
+    } else {
+      bytes.append(0x2C)
+    }
+  }
+}
