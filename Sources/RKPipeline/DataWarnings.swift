@@ -44,9 +44,8 @@ struct DataWarnings {
     for (uuid, file) in knownUUIDs { remember(uuid, FirstSeen(file: file, number: 0)) }
   }
 
-  /// The warnings for one run, each naming its source; `file` is the run's input file (runs of
-  /// one file share that string's storage, so the duplicate index costs no string per run).
-  mutating func check(_ run: CheckedRun, file input: String) -> [LogEvent] {
+  /// The warnings for one run, each naming its source.
+  mutating func check(_ run: CheckedRun) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source
     if let start = run.startDate, let end = run.endDate, end < start {
@@ -59,22 +58,21 @@ struct DataWarnings {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
-      if let first = firstSeen(uuid), first.source != file {
+      let first = run.uuidBits.map { seenUUIDs[$0] } ?? seenOtherIDs[uuid]
+      if let first, first.source != file {
         events += event(
           "duplicate_task_run", file,
           "task run \(uuid) was already exported from \(first.source); both are kept")
       } else {
-        // `file` is `input` or `input#N`: keep the shared `input` and the number.
-        let number = file == input ? 0 : Int32(file.dropFirst(input.count + 1)) ?? 0
-        remember(uuid, FirstSeen(file: number == 0 ? file : input, number: number))
+        let entry = FirstSeen(file: run.number == 0 ? file : run.file, number: run.number)
+        if let bits = run.uuidBits {
+          if seenUUIDs[bits] == nil { seenUUIDs[bits] = entry }
+        } else {
+          remember(uuid, entry)
+        }
       }
     }
     return events
-  }
-
-  private func firstSeen(_ uuid: String) -> FirstSeen? {
-    if let bits = UUIDBits(uuid) { return seenUUIDs[bits] }
-    return seenOtherIDs[uuid]
   }
 
   private mutating func remember(_ uuid: String, _ entry: FirstSeen) {
@@ -114,12 +112,21 @@ struct CheckedRun: Sendable {
   var runUUID: String?
   var startDate: Instant?
   var endDate: Instant?
+  /// The run's input file (a string shared by all its runs) and the run's number in it: 0
+  /// when `source` is the file itself, else N of `file#N`.
+  var file: String
+  var number: Int32
+  /// The run UUID's bits when it is an RFC 4122 UUID.
+  var uuidBits: UUIDBits?
 
-  init(_ run: TaskRun) {
+  init(_ run: TaskRun, file: String) {
     source = run.source
     runUUID = run.runUUID
     startDate = run.startDate
     endDate = run.endDate
+    self.file = file
+    number = run.source == file ? 0 : Int32(run.source.dropFirst(file.count + 1)) ?? 0
+    uuidBits = run.runUUID.flatMap(UUIDBits.init)
   }
 
   /// True when the start or end date is recorded and passes `test`.

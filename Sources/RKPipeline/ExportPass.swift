@@ -144,7 +144,7 @@ struct ExportPass {
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
-        for event in warnings.check(ready.checked, file: item.displayPath) {
+        for event in warnings.check(ready.checked) {
           report.dataWarnings += 1
           log.log(event)
         }

@@ -73,12 +73,12 @@ struct RunPreparer: Sendable {
         }
       }
       run = privacy.apply(run, definition: definitions[run.taskIdentifier])
-      prepared.runs.append(prepare(run, rows: rows))
+      prepared.runs.append(prepare(run, file: item.displayPath, rows: rows))
     }
     return prepared
   }
 
-  private func prepare(_ run: TaskRun, rows: Bool) -> PreparedRun {
+  private func prepare(_ run: TaskRun, file: String, rows: Bool) -> PreparedRun {
     let wide = WideRunContribution(run, flattener: flattener)
     var leading = EncodedCells()
     leading.append(.text(wide.taskID))
@@ -86,7 +86,7 @@ struct RunPreparer: Sendable {
     var pairValues = EncodedCells()
     for cell in wide.pairValues { pairValues.append(cell) }
     var prepared = PreparedRun(
-      checked: CheckedRun(run), wide: wide, wideLeadingCells: leading,
+      checked: CheckedRun(run, file: file), wide: wide, wideLeadingCells: leading,
       widePairValues: pairValues, statistics: StatisticsContribution(run))
     guard rows else { return prepared }
     if options.writeXLSX {

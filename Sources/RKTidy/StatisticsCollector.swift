@@ -31,6 +31,9 @@ public struct StatisticsCollector: Sendable {
   var lastRunOfSlot: [Int] = []
   var seenIndexOfSlot: [Int] = []
   var runSerial = 0
+  /// Per task, the questions of its recent runs by position, with their numbers: runs mostly
+  /// repeat their questions in order, and comparing two keys costs less than hashing one.
+  var recentSlots: [String: [(key: StatisticsKey, slot: Int)]] = [:]
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -69,8 +72,20 @@ public struct StatisticsCollector: Sendable {
     // A question may occur more than once in a run (a step revisited by a looping task):
     // presence, status and chosen options count once per run, values and durations each time.
     var thisRun: [(slot: Int, seen: RunQuestion)] = []
+    thisRun.reserveCapacity(run.results.count)
+    var recent = recentSlots[run.taskIdentifier] ?? []
     for (position, result) in run.results.enumerated() {
-      let slot = self.slot(result.key, order: order, position: position)
+      let slot: Int
+      if position < recent.count && recent[position].key == result.key {
+        slot = recent[position].slot
+      } else {
+        slot = self.slot(result.key, order: order, position: position)
+        if position < recent.count {
+          recent[position] = (result.key, slot)
+        } else if position == recent.count {
+          recent.append((result.key, slot))
+        }
+      }
       if lastRunOfSlot[slot] != runSerial {
         lastRunOfSlot[slot] = runSerial
         seenIndexOfSlot[slot] = thisRun.count
@@ -91,6 +106,7 @@ public struct StatisticsCollector: Sendable {
     for (slot, seen) in thisRun {
       accumulators[slot].merge(seen, from: order)
     }
+    recentSlots[run.taskIdentifier] = recent
   }
 
   /// The number of question `key`, adding it (first seen in run `order` at `position`) if new.

@@ -66,9 +66,15 @@ public final class WidePivot {
     var keys: [Int64] = []
     keys.reserveCapacity(contribution.pairValues.count)
     var previous: Int?
-    for result in contribution.results {
-      let successor = previous == nil ? firstKnownQuestion(of: contribution, in: task) : nil
-      let question = task.register(result.key, after: previous, before: successor)
+    for (index, result) in contribution.results.enumerated() {
+      let question: Int
+      if let known = task.recentOrdinal(at: index, key: result.key) {
+        question = known
+      } else {
+        let successor = previous == nil ? firstKnownQuestion(of: contribution, in: task) : nil
+        question = task.register(result.key, after: previous, before: successor)
+        task.noteRecent(question, at: index, key: result.key)
+      }
       previous = question
       task.update(question) { state in
         if state.answerType == nil { state.answerType = result.answerType }

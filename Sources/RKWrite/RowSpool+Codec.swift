@@ -164,14 +164,14 @@ enum RowCodec {
   }
 
   static func appendString(_ text: String, to buffer: inout [UInt8]) {
-    appendVarint(UInt64(text.utf8.count), to: &buffer)
-    buffer.append(contentsOf: text.utf8)
+    var text = text
+    text.withUTF8 { bytes in
+      appendVarint(UInt64(bytes.count), to: &buffer)
+      buffer.append(contentsOf: bytes)
+    }
   }
 
   static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
-    let bits = value.bitPattern
-    for shift in stride(from: 0, to: 64, by: 8) {
-      buffer.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-    }
+    withUnsafeBytes(of: value.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
   }
 }

@@ -11,30 +11,54 @@ import RKTable
 ///   with trailing fraction zeros dropped (`2.5`, `19.846`, `3`, `-0.25`); NaN and ±∞ give an
 ///   empty field (a duration that cannot be measured is missing).
 enum CSVFieldEncoder {
-  /// True when RFC 4180 requires quoting the field.
-  static func needsQuotes(_ text: String) -> Bool {
-    text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+  static func appendText(_ text: String, to buffer: inout [UInt8]) {
+    // Native strings lend their UTF-8 in place; others are copied once.
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendText($0, to: &buffer) }
+    guard done == nil else { return }
+    var copy = text
+    copy.withUTF8 { appendText($0, to: &buffer) }
   }
 
-  static func appendText(_ text: String, to buffer: inout [UInt8]) {
-    var text = text
-    text.withUTF8 { bytes in
-      var needsQuotes = false
-      for byte in bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
-        needsQuotes = true
-        break
-      }
-      guard needsQuotes else {
-        buffer.append(contentsOf: bytes)
-        return
-      }
-      buffer.append(0x22)
-      for byte in bytes {
-        if byte == 0x22 { buffer.append(0x22) }
-        buffer.append(byte)
-      }
-      buffer.append(0x22)
+  static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    guard needsQuotes(bytes) else {
+      buffer.append(contentsOf: bytes)
+      return
     }
+    buffer.append(0x22)
+    for byte in bytes {
+      if byte == 0x22 { buffer.append(0x22) }
+      buffer.append(byte)
+    }
+    buffer.append(0x22)
+  }
+
+  /// True when the bytes hold a comma, quote, LF or CR. Tests eight bytes per step: most
+  /// fields need no quotes, and this scan runs over every byte of every text field.
+  static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(bytes)
+    var offset = 0
+    while offset + 8 <= raw.count {
+      let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      if hasByte(0x2C, word) || hasByte(0x22, word) || hasByte(0x0A, word) || hasByte(0x0D, word) {
+        return true
+      }
+      offset += 8
+    }
+    while offset < raw.count {
+      let byte = raw[offset]
+      if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
+      offset += 1
+    }
+    return false
+  }
+
+  /// True when one of the eight bytes of `word` equals `byte`: `word ^ pattern` has a zero
+  /// byte exactly there, and `(x - 0x01…) & ~x & 0x80…` is non-zero exactly when `x` has one.
+  @inline(__always)
+  private static func hasByte(_ byte: UInt8, _ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let x = word ^ (UInt64(byte) &* ones)
+    return (x &- ones) & ~x & (ones &<< 7) != 0
   }
 
   static func appendASCII(_ text: StaticString, to buffer: inout [UInt8]) {
@@ -91,16 +115,5 @@ enum CSVFieldEncoder {
     if width == 3 { buffer.append(UInt8(48 + fraction / 100)) }
     if width >= 2 { buffer.append(UInt8(48 + fraction / 10 % 10)) }
     buffer.append(UInt8(48 + fraction % 10))
-  }
-
-  static func appendInstant(_ ms: Int64, zone: TimeZoneRule, to buffer: inout [UInt8]) {
-    let offset = zone.isUTC ? 0 : zone.offsetSeconds(atMillisecondsSince1970: ms)
-    ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &buffer)
-  }
-
-  @inline(__always)
-  static func append2(_ value: Int, to buffer: inout [UInt8]) {
-    buffer.append(UInt8(48 + value / 10 % 10))
-    buffer.append(UInt8(48 + value % 10))
   }
 }

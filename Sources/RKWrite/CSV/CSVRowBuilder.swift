@@ -16,6 +16,7 @@ public struct CSVRowBuilder: RowBuilder {
   /// Rows ended so far.
   public private(set) var rowCount = 0
   private var atRowStart = true
+  private var instants = ISO8601Writer()
 
   public init(timeZone: TimeZoneRule = .utc, excelSafe: Bool = false, capacity: Int = 0) {
     self.timeZone = timeZone
@@ -53,7 +54,8 @@ public struct CSVRowBuilder: RowBuilder {
 
   public mutating func appendInstant(millisecondsSince1970 ms: Int64) {
     separate()
-    CSVFieldEncoder.appendInstant(ms, zone: timeZone, to: &bytes)
+    let offset = timeZone.isUTC ? 0 : timeZone.offsetSeconds(atMillisecondsSince1970: ms)
+    instants.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &bytes)
   }
 
   public mutating func appendSeconds(_ seconds: Double) {
