@@ -79,17 +79,7 @@ final class ExportOutputs {
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
   func addDerivedOnly(_ prepared: PreparedRun) throws {
-    let keys = pivot.register(prepared.wide)
-    let leading = prepared.wideLeadingCells
-    let values = prepared.widePairValues
-    // The spool row is a `WidePartialRow`: task id and run cells, then (key, value) pairs.
-    try spool.appendRow(cellCount: leading.count + 2 * keys.count) { row in
-      row.append(leading)
-      for (index, key) in keys.enumerated() {
-        row.appendInteger(key)
-        row.append(values, at: index)
-      }
-    }
+    try spool.append(prepared.wideRow, filling: pivot.register(prepared.wide))
     statistics.add(prepared.statistics)
   }
 

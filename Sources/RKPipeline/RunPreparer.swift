@@ -22,11 +22,10 @@ struct PreparedRun: Sendable {
   var taskRunRow: [Cell]?
   var stepRows: [[Cell]]?
   var answerRows: [[Cell]]?
-  /// Its share of the wide tables, and its spool cells: the task id and run cells first, then
-  /// the values of the (key, value) pairs that `WidePivot.register` numbers.
+  /// Its share of the wide tables, and its spool row (a `WidePartialRow`: task id, run cells,
+  /// then (key, value) pairs whose keys `WidePivot.register` assigns).
   var wide: WideRunContribution
-  var wideLeadingCells: EncodedCells
-  var widePairValues: EncodedCells
+  var wideRow: EncodedSpoolRow
   var statistics: StatisticsContribution
 }
 
@@ -80,14 +79,17 @@ struct RunPreparer: Sendable {
 
   private func prepare(_ run: TaskRun, file: String, rows: Bool) -> PreparedRun {
     let wide = WideRunContribution(run, flattener: flattener)
-    var leading = EncodedCells()
-    leading.append(.text(wide.taskID))
-    for cell in wide.runCells { leading.append(cell) }
-    var pairValues = EncodedCells()
-    for cell in wide.pairValues { pairValues.append(cell) }
+    var wideRow = EncodedSpoolRow(cellCount: 1 + wide.runCells.count + 2 * wide.pairValues.count)
+    wideRow.append(.text(wide.taskID))
+    for cell in wide.runCells { wideRow.append(cell) }
+    for value in wide.pairValues {
+      wideRow.appendPlaceholder()
+      wideRow.append(value)
+    }
+    wideRow.finish()
     var prepared = PreparedRun(
-      checked: CheckedRun(run, file: file), wide: wide, wideLeadingCells: leading,
-      widePairValues: pairValues, statistics: StatisticsContribution(run))
+      checked: CheckedRun(run, file: file), wide: wide, wideRow: wideRow,
+      statistics: StatisticsContribution(run))
     guard rows else { return prepared }
     if options.writeXLSX {
       // The workbook needs cells; the CSV bytes are rendered from the same cells.

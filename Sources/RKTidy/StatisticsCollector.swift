@@ -26,14 +26,10 @@ public struct StatisticsCollector: Sendable {
   var questionSlots: [StatisticsKey: Int] = [:]
   var questionKeys: [StatisticsKey] = []
   var accumulators: [QuestionAccumulator] = []
-  /// Per question number: the last run (`runSerial`) that had it, and where in that run's
-  /// `RunQuestion` list it sits; replaces a per-run dictionary.
-  var lastRunOfSlot: [Int] = []
-  var seenIndexOfSlot: [Int] = []
-  var runSerial = 0
-  /// Per task, the questions of its recent runs by position, with their numbers: runs mostly
-  /// repeat their questions in order, and comparing two keys costs less than hashing one.
-  var recentSlots: [String: [(key: StatisticsKey, slot: Int)]] = [:]
+  /// Per task, where the questions and steps of its last run were found, by position.
+  var recentRuns: [String: RecentRun] = [:]
+  /// Counts insertions into `steps`, which move the positions `RecentRun` remembers.
+  var stepsVersion = 0
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -64,49 +60,47 @@ public struct StatisticsCollector: Sendable {
     let order = run.order
     // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
     tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
-    runSerial += 1
-    for step in run.stepDurations {
-      steps[StepKey(task: run.taskIdentifier, step: step.step), default: []].append(step.seconds)
-    }
-
-    // A question may occur more than once in a run (a step revisited by a looping task):
-    // presence, status and chosen options count once per run, values and durations each time.
-    var thisRun: [(slot: Int, seen: RunQuestion)] = []
-    thisRun.reserveCapacity(run.results.count)
-    var recent = recentSlots[run.taskIdentifier] ?? []
-    for (position, result) in run.results.enumerated() {
+    var recent = recentRuns.removeValue(forKey: run.taskIdentifier) ?? RecentRun()
+    addStepDurations(run, recent: &recent)
+    for (index, question) in run.questions.enumerated() {
       let slot: Int
-      if position < recent.count && recent[position].key == result.key {
-        slot = recent[position].slot
+      if index < recent.slots.count && recent.slots[index].key == question.key {
+        slot = recent.slots[index].slot
       } else {
-        slot = self.slot(result.key, order: order, position: position)
-        if position < recent.count {
-          recent[position] = (result.key, slot)
-        } else if position == recent.count {
-          recent.append((result.key, slot))
-        }
+        slot = self.slot(question.key, order: order, position: question.seen.position)
+        recent.note(slot, key: question.key, at: index)
       }
-      if lastRunOfSlot[slot] != runSerial {
-        lastRunOfSlot[slot] = runSerial
-        seenIndexOfSlot[slot] = thisRun.count
-        thisRun.append((slot, RunQuestion(position: position)))
+      accumulators[slot].values.append(contentsOf: question.values)
+      accumulators[slot].answerDurations.append(contentsOf: question.answerDurations)
+      accumulators[slot].merge(question.seen, from: order)
+    }
+    recentRuns[run.taskIdentifier] = recent
+  }
+
+  /// Appends the run's step durations, finding each step's list through `recent` when the
+  /// step sits where it sat in the task's last run.
+  private mutating func addStepDurations(_ run: StatisticsContribution, recent: inout RecentRun) {
+    if recent.stepsVersion != stepsVersion {
+      // A step was added since: positions in `steps` may have moved.
+      recent.steps = []
+      recent.stepsVersion = stepsVersion
+    }
+    for (index, step) in run.stepDurations.enumerated() {
+      if index < recent.steps.count && recent.steps[index].step == step.step {
+        steps.values[recent.steps[index].position].append(step.seconds)
+        continue
       }
-      let seenIndex = seenIndexOfSlot[slot]
-      thisRun[seenIndex].seen.note(result.status)
-      for option in result.options where !thisRun[seenIndex].seen.options.contains(option) {
-        thisRun[seenIndex].seen.options.append(option)
-      }
-      if let value = result.value {
-        accumulators[slot].values.append(value)
-      }
-      if let duration = result.durationSeconds {
-        accumulators[slot].answerDurations.append(duration)
+      let key = StepKey(task: run.taskIdentifier, step: step.step)
+      if let position = steps.index(forKey: key) {
+        steps.values[position].append(step.seconds)
+        recent.noteStep(step.step, position: position, at: index)
+      } else {
+        steps[key] = [step.seconds]
+        stepsVersion += 1
+        recent.steps = []
+        recent.stepsVersion = stepsVersion
       }
     }
-    for (slot, seen) in thisRun {
-      accumulators[slot].merge(seen, from: order)
-    }
-    recentSlots[run.taskIdentifier] = recent
   }
 
   /// The number of question `key`, adding it (first seen in run `order` at `position`) if new.
@@ -116,8 +110,6 @@ public struct StatisticsCollector: Sendable {
     questionSlots[key] = slot
     questionKeys.append(key)
     accumulators.append(QuestionAccumulator(order: order, position: position))
-    lastRunOfSlot.append(0)
-    seenIndexOfSlot.append(0)
     return slot
   }
 
@@ -205,6 +197,33 @@ struct TaskAccumulator: Sendable {
     runCount += 1
     if !run.participantID.isEmpty { participants.insert(run.participantID) }
     if let duration = run.durationSeconds { durations.append(duration) }
+  }
+}
+
+/// Where the questions and steps of a task's last run were found: runs of a task mostly
+/// repeat them in order, and comparing keys costs less than hashing them.
+struct RecentRun: Sendable {
+  var slots: [(key: StatisticsKey, slot: Int)] = []
+  var steps: [(step: String, position: Dictionary<StepKey, [Double]>.Index)] = []
+  /// The `stepsVersion` the step positions belong to.
+  var stepsVersion = 0
+
+  mutating func note(_ slot: Int, key: StatisticsKey, at index: Int) {
+    if index < slots.count {
+      slots[index] = (key, slot)
+    } else if index == slots.count {
+      slots.append((key, slot))
+    }
+  }
+
+  mutating func noteStep(
+    _ step: String, position: Dictionary<StepKey, [Double]>.Index, at index: Int
+  ) {
+    if index < steps.count {
+      steps[index] = (step, position)
+    } else if index == steps.count {
+      steps.append((step, position))
+    }
   }
 }
 

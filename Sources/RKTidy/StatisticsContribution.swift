@@ -15,8 +15,9 @@ public struct StatisticsContribution: Sendable {
   var durationSeconds: Double?
   /// Steps with a finite duration, in run order.
   var stepDurations: [StepDuration]
-  /// Every result, in run order.
-  var results: [StatisticsResultEntry]
+  /// Each question of the run once, in order of first occurrence (a step revisited by a
+  /// looping task repeats its questions).
+  var questions: [RunQuestionEntry]
 
   public init(_ run: TaskRun) {
     taskIdentifier = run.taskIdentifier
@@ -25,24 +26,35 @@ public struct StatisticsContribution: Sendable {
     durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
     stepDurations = []
     stepDurations.reserveCapacity(run.steps.count)
-    results = []
-    results.reserveCapacity(run.steps.reduce(0) { $0 + $1.results.count })
+    questions = []
+    let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
+    questions.reserveCapacity(resultCount)
+    // Repeats are rare and runs short: a linear search, or a table for long runs.
+    var indexByKey: [StatisticsKey: Int]? = resultCount > 32 ? [:] : nil
+    var position = 0
     for step in run.steps {
       if let duration = step.durationSeconds, duration.isFinite {
         stepDurations.append(StepDuration(step: step.identifier, seconds: duration))
       }
       for result in step.results {
-        var options: [String?] = []
-        StatisticsCollector.addChosenOptions(result.answer, to: &options)
-        results.append(
-          StatisticsResultEntry(
-            key: StatisticsKey(
-              task: run.taskIdentifier, step: step.identifier, item: result.identifier,
-              answerType: result.answerType),
-            status: AnswerStatus(result.answer),
-            value: StatisticsCollector.numericValue(result.answer),
-            durationSeconds: result.durationSeconds.flatMap { $0.isFinite ? $0 : nil },
-            options: options))
+        let key = StatisticsKey(
+          task: run.taskIdentifier, step: step.identifier, item: result.identifier,
+          answerType: result.answerType)
+        let known = indexByKey.map { $0[key] } ?? questions.firstIndex { $0.key == key }
+        let index = known ?? questions.count
+        if known == nil {
+          questions.append(RunQuestionEntry(key: key, seen: RunQuestion(position: position)))
+          indexByKey?[key] = index
+        }
+        position += 1
+        questions[index].seen.note(AnswerStatus(result.answer))
+        StatisticsCollector.addChosenOptions(result.answer, to: &questions[index].seen.options)
+        if let value = StatisticsCollector.numericValue(result.answer) {
+          questions[index].values.append(value)
+        }
+        if let duration = result.durationSeconds, duration.isFinite {
+          questions[index].answerDurations.append(duration)
+        }
       }
     }
   }
@@ -53,14 +65,11 @@ struct StepDuration: Sendable {
   var seconds: Double
 }
 
-/// One result as the statistics see it.
-struct StatisticsResultEntry: Sendable {
+/// What one run said about one question: presence, status and chosen options count once per
+/// run, values and durations each time the question occurred.
+struct RunQuestionEntry: Sendable {
   var key: StatisticsKey
-  var status: AnswerStatus
-  /// `StatisticsCollector.numericValue` of the answer.
-  var value: Double?
-  /// The answer's duration when finite.
-  var durationSeconds: Double?
-  /// The options it chose, each once (`StatisticsCollector.addChosenOptions`).
-  var options: [String?]
+  var seen: RunQuestion
+  var values: [Double] = []
+  var answerDurations: [Double] = []
 }

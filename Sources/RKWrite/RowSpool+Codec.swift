@@ -13,6 +13,9 @@ enum RowCodec {
     case boolTrue = 5
     case instant = 6
     case seconds = 7
+    /// An integer in eight fixed bytes, so it can be filled in after the row is encoded
+    /// (`EncodedSpoolRow`); decodes as `Cell.integer`.
+    case fixedInteger = 8
   }
 
   /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
@@ -89,6 +92,9 @@ enum RowCodec {
       case .integer:
         guard let value = cursor.varint() else { return nil }
         row.append(.integer(unzigzag(value)))
+      case .fixedInteger:
+        guard let bits = cursor.fixed64() else { return nil }
+        row.append(.integer(Int64(bitPattern: bits)))
       case .boolFalse: row.append(.bool(false))
       case .boolTrue: row.append(.bool(true))
       case .instant:
@@ -134,11 +140,16 @@ enum RowCodec {
     }
 
     mutating func double() -> Double? {
+      fixed64().map(Double.init(bitPattern:))
+    }
+
+    /// Eight bytes, little-endian.
+    mutating func fixed64() -> UInt64? {
       guard bytes.count - position >= 8 else { return nil }
       var bits: UInt64 = 0
       for index in 0..<8 { bits |= UInt64(bytes[position + index]) << UInt64(index * 8) }
       position += 8
-      return Double(bitPattern: bits)
+      return bits
     }
   }
 

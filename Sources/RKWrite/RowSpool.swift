@@ -71,23 +71,21 @@ public final class RowSpool {
     if buffer.count >= RowSpool.capacity { try flush() }
   }
 
-  /// Appends one row of `cellCount` cells that `write` appends, partly encoded beforehand
-  /// (`EncodedCells`, e.g. on another thread). Throws when `write` appends another number.
-  public func appendRow(cellCount: Int, _ write: (inout SpoolRowWriter) -> Void) throws {
+  /// Appends a row encoded beforehand (e.g. on another thread), its placeholders filled
+  /// with `integers` in order. Throws when the counts differ or the row is unfinished.
+  public func append(_ row: EncodedSpoolRow, filling integers: [Int64]) throws {
     guard descriptor >= 0 else { throw WriteError.closed(path: label) }
-    var writer = SpoolRowWriter()
-    swap(&writer.bytes, &buffer)
-    let start = RowCodec.beginRow(cellCount: cellCount, in: &writer.bytes)
-    write(&writer)
-    let written = writer.cellCount
-    let fits = written == cellCount && RowCodec.endRow(startingAt: start, in: &writer.bytes)
-    if !fits { writer.bytes.removeSubrange(start...) }
-    swap(&writer.bytes, &buffer)
-    guard fits else {
-      let reason =
-        written == cellCount
-        ? "row of 4 GiB or more" : "row announced \(cellCount) cells but has \(written)"
-      throw WriteError(path: label, operation: .write, errorNumber: nil, reason: reason)
+    guard row.isFinished, integers.count == row.placeholders.count else {
+      throw WriteError(
+        path: label, operation: .write, errorNumber: nil,
+        reason: "row has \(row.placeholders.count) placeholders, given \(integers.count) values")
+    }
+    let start = buffer.count
+    buffer.append(contentsOf: row.bytes)
+    buffer.withUnsafeMutableBytes { bytes in
+      for (offset, value) in zip(row.placeholders, integers) {
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: start + offset, as: Int64.self)
+      }
     }
     rowCount += 1
     if buffer.count >= RowSpool.capacity { try flush() }
