@@ -149,7 +149,7 @@ public struct ISO8601Writer: Sendable {
 
   /// Appends `YYYY-MM-DDTHH:MM:SS.mmm` and `Z` or `±HH:MM`, like `ISO8601.append`.
   public mutating func append(
-    millisecondsSince1970 ms: Int64, offsetSeconds: Int, to bytes: inout [UInt8]
+    millisecondsSince1970 ms: Int64, offsetSeconds: Int, to bytes: inout ByteWriter
   ) {
     guard offsetSeconds.magnitude < 1_000_000 else { return }
     let (local, overflow) = ms.addingReportingOverflow(Int64(offsetSeconds) * 1000)
@@ -164,7 +164,9 @@ public struct ISO8601Writer: Sendable {
       let date = CivilTime(millisecondsSince1970: local - Int64(msOfDay))
       guard date.year >= 0 && date.year <= 9999 else {
         // Five-digit and negative years are rare: the general path writes them.
-        return ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offsetSeconds, to: &bytes)
+        var text: [UInt8] = []
+        ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offsetSeconds, to: &text)
+        return bytes.append(text)
       }
       let year = date.year
       cachedDateHead =
@@ -204,7 +206,7 @@ public struct ISO8601Writer: Sendable {
     words.2 = words.2.littleEndian
     words.3 = words.3.littleEndian
     withUnsafeBytes(of: &words) { text in
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<length]))
+      bytes.append(UnsafeRawBufferPointer(rebasing: text[0..<length]))
     }
   }
 

@@ -5,7 +5,7 @@
 /// The flattener writes its rows into any builder: `CellRowBuilder` collects `[Cell]` rows
 /// (workbook, tests), RKWrite's `CSVRowBuilder` formats CSV bytes straight away, without a
 /// `[Cell]` array and its Strings per row. Each method appends the field its `Cell` case would.
-public protocol RowBuilder {
+public protocol RowBuilder: ~Copyable {
   mutating func appendEmpty()
   mutating func appendText(_ text: String)
   /// A number with its canonical text and its Double (`Cell.number`).
@@ -18,7 +18,7 @@ public protocol RowBuilder {
   mutating func endRow()
 }
 
-extension RowBuilder {
+extension RowBuilder where Self: ~Copyable {
   /// Appends the field of any cell.
   public mutating func append(_ cell: Cell) {
     switch cell {

@@ -54,7 +54,9 @@ public struct Flattener: Sendable {
   }
 
   /// Writes the `task_runs` row into `builder` (the same fields `taskRunRow` returns).
-  public func appendTaskRunRow<Builder: RowBuilder>(_ run: TaskRun, to builder: inout Builder) {
+  public func appendTaskRunRow<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  ) {
     appendRunKey(run, to: &builder)
     appendInstant(run.startDate, to: &builder)
     appendInstant(run.endDate, to: &builder)
@@ -88,7 +90,9 @@ public struct Flattener: Sendable {
 
   /// Writes the `steps` rows into `builder`; returns how many.
   @discardableResult
-  public func appendStepRows<Builder: RowBuilder>(_ run: TaskRun, to builder: inout Builder)
+  public func appendStepRows<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  )
     -> Int
   {
     for (offset, step) in run.steps.enumerated() {
@@ -106,7 +110,9 @@ public struct Flattener: Sendable {
 
   /// Writes the `answers` rows into `builder`; returns how many.
   @discardableResult
-  public func appendAnswerRows<Builder: RowBuilder>(_ run: TaskRun, to builder: inout Builder)
+  public func appendAnswerRows<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  )
     -> Int
   {
     var count = 0
@@ -151,14 +157,18 @@ public struct Flattener: Sendable {
 
   // MARK: - Details
 
-  private func appendRunKey<Builder: RowBuilder>(_ run: TaskRun, to builder: inout Builder) {
+  private func appendRunKey<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  ) {
     builder.appendText(run.participantID)
     builder.appendText(run.taskIdentifier)
     builder.appendText(run.runUUID)
   }
 
   /// An instant, or an empty field when missing or beyond what outputs can write.
-  private func appendInstant<Builder: RowBuilder>(_ instant: Instant?, to builder: inout Builder) {
+  private func appendInstant<Builder: RowBuilder & ~Copyable>(
+    _ instant: Instant?, to builder: inout Builder
+  ) {
     if let ms = instant?.millisecondsSince1970 {
       builder.appendInstant(millisecondsSince1970: ms)
     } else {
@@ -167,7 +177,9 @@ public struct Flattener: Sendable {
   }
 
   /// A duration, or an empty field when missing or not finite.
-  private func appendSeconds<Builder: RowBuilder>(_ seconds: Double?, to builder: inout Builder) {
+  private func appendSeconds<Builder: RowBuilder & ~Copyable>(
+    _ seconds: Double?, to builder: inout Builder
+  ) {
     if let seconds, seconds.isFinite {
       builder.appendSeconds(seconds)
     } else {

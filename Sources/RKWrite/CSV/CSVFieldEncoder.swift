@@ -11,7 +11,7 @@ import RKTable
 ///   with trailing fraction zeros dropped (`2.5`, `19.846`, `3`, `-0.25`); NaN and ±∞ give an
 ///   empty field (a duration that cannot be measured is missing).
 enum CSVFieldEncoder {
-  static func appendText(_ text: String, to buffer: inout [UInt8]) {
+  static func appendText(_ text: String, to buffer: inout ByteWriter) {
     // Native strings lend their UTF-8 in place; others are copied once.
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendText($0, to: &buffer) }
     guard done == nil else { return }
@@ -19,9 +19,9 @@ enum CSVFieldEncoder {
     copy.withUTF8 { appendText($0, to: &buffer) }
   }
 
-  static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+  static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteWriter) {
     guard needsQuotes(bytes) else {
-      buffer.append(contentsOf: bytes)
+      buffer.append(bytes)
       return
     }
     buffer.append(0x22)
@@ -32,45 +32,55 @@ enum CSVFieldEncoder {
     buffer.append(0x22)
   }
 
-  /// True when the bytes hold a comma, quote, LF or CR. Tests eight bytes per step: most
-  /// fields need no quotes, and this scan runs over every byte of every text field.
+  /// True when the bytes hold a comma, quote, LF or CR. Tests eight bytes per step (the last
+  /// step re-reads a few bytes, or pads a short field with `A`): most fields need no quotes,
+  /// and this scan runs over every byte of every text field.
   static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let raw = UnsafeRawBufferPointer(bytes)
-    var offset = 0
-    while offset + 8 <= raw.count {
-      let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      if hasByte(0x2C, word) || hasByte(0x22, word) || hasByte(0x0A, word) || hasByte(0x0D, word) {
-        return true
+    let count = raw.count
+    guard count >= 8 else {
+      var word = 0x4141_4141_4141_4141 as UInt64
+      withUnsafeMutableBytes(of: &word) { padded in
+        guard let source = raw.baseAddress, let target = padded.baseAddress else { return }
+        target.copyMemory(from: source, byteCount: count)
       }
+      return hasSpecialByte(word)
+    }
+    var offset = 0
+    while offset + 8 <= count {
+      if hasSpecialByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
       offset += 8
     }
-    while offset < raw.count {
-      let byte = raw[offset]
-      if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
-      offset += 1
-    }
-    return false
+    return offset < count
+      && hasSpecialByte(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
   }
 
-  /// True when one of the eight bytes of `word` equals `byte`: `word ^ pattern` has a zero
-  /// byte exactly there, and `(x - 0x01…) & ~x & 0x80…` is non-zero exactly when `x` has one.
+  /// True when one of the eight bytes of `word` is a comma, quote, LF or CR: `word ^ c·0x01…`
+  /// has a zero byte exactly where `word` holds `c`, and `(x - 0x01…) & ~x & 0x80…` is
+  /// non-zero exactly when `x` has a zero byte.
   @inline(__always)
-  private static func hasByte(_ byte: UInt8, _ word: UInt64) -> Bool {
+  private static func hasSpecialByte(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let x = word ^ (UInt64(byte) &* ones)
-    return (x &- ones) & ~x & (ones &<< 7) != 0
+    let comma = word ^ (0x2C &* ones)
+    let quote = word ^ (0x22 &* ones)
+    let lineFeed = word ^ (0x0A &* ones)
+    let carriageReturn = word ^ (0x0D &* ones)
+    let zeros =
+      ((comma &- ones) & ~comma) | ((quote &- ones) & ~quote)
+      | ((lineFeed &- ones) & ~lineFeed) | ((carriageReturn &- ones) & ~carriageReturn)
+    return zeros & (ones &<< 7) != 0
   }
 
-  static func appendASCII(_ text: StaticString, to buffer: inout [UInt8]) {
-    text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+  static func appendASCII(_ text: StaticString, to buffer: inout ByteWriter) {
+    text.withUTF8Buffer { buffer.append($0) }
   }
 
-  static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+  static func appendInteger(_ value: Int64, to buffer: inout ByteWriter) {
     if value < 0 { buffer.append(UInt8(ascii: "-")) }
     appendUnsigned(value.magnitude, to: &buffer)
   }
 
-  static func appendUnsigned(_ value: UInt64, to buffer: inout [UInt8]) {
+  static func appendUnsigned(_ value: UInt64, to buffer: inout ByteWriter) {
     if value < 10 {
       buffer.append(UInt8(truncatingIfNeeded: value) &+ 48)
       return
@@ -81,23 +91,22 @@ enum CSVFieldEncoder {
       digitCount += 1
       rest /= 10
     }
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(UInt8(48), count: digitCount))
+    let digits = buffer.reserve(digitCount)
     var remaining = value
-    var index = start + digitCount - 1
-    while index >= start {
-      buffer[index] = UInt8(truncatingIfNeeded: remaining % 10) &+ 48
+    var index = digitCount - 1
+    while index >= 0 {
+      digits[index] = UInt8(truncatingIfNeeded: remaining % 10) &+ 48
       remaining /= 10
       index -= 1
     }
   }
 
-  static func appendSeconds(_ seconds: Double, to buffer: inout [UInt8]) {
+  static func appendSeconds(_ seconds: Double, to buffer: inout ByteWriter) {
     guard seconds.isFinite else { return }
     let scaled = (seconds * 1000).rounded(.toNearestOrAwayFromZero)
     guard abs(scaled) < 9.0e15 else {
       // Beyond exact millisecond integers (~285,000 years): shortest round-trip text instead.
-      buffer.append(contentsOf: "\(seconds)".utf8)
+      buffer.append(Array("\(seconds)".utf8))
       return
     }
     let ms = Int64(scaled)

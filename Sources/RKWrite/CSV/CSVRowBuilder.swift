@@ -9,8 +9,8 @@ import RKTable
 /// flattener.appendStepRows(run, to: &builder)
 /// try stepsCSV.writeRendered(builder.bytes, rowCount: builder.rowCount)
 /// ```
-public struct CSVRowBuilder: RowBuilder {
-  public var bytes: [UInt8] = []
+public struct CSVRowBuilder: RowBuilder, ~Copyable {
+  private var buffer: ByteWriter
   public let timeZone: TimeZoneRule
   public let excelSafe: Bool
   /// Rows ended so far.
@@ -21,8 +21,11 @@ public struct CSVRowBuilder: RowBuilder {
   public init(timeZone: TimeZoneRule = .utc, excelSafe: Bool = false, capacity: Int = 0) {
     self.timeZone = timeZone
     self.excelSafe = excelSafe
-    bytes.reserveCapacity(capacity)
+    buffer = ByteWriter(capacity: capacity)
   }
+
+  /// A copy of the rows formatted so far.
+  public var bytes: [UInt8] { buffer.bytes }
 
   public mutating func appendEmpty() {
     separate()
@@ -31,40 +34,40 @@ public struct CSVRowBuilder: RowBuilder {
   public mutating func appendText(_ text: String) {
     separate()
     if excelSafe && CSVWriter.needsFormulaGuard(text) {
-      CSVFieldEncoder.appendText("'" + text, to: &bytes)
+      CSVFieldEncoder.appendText("'" + text, to: &buffer)
     } else {
-      CSVFieldEncoder.appendText(text, to: &bytes)
+      CSVFieldEncoder.appendText(text, to: &buffer)
     }
   }
 
   public mutating func appendNumber(text: String, value: Double) {
     separate()
-    CSVFieldEncoder.appendText(text, to: &bytes)
+    CSVFieldEncoder.appendText(text, to: &buffer)
   }
 
   public mutating func appendInteger(_ value: Int64) {
     separate()
-    CSVFieldEncoder.appendInteger(value, to: &bytes)
+    CSVFieldEncoder.appendInteger(value, to: &buffer)
   }
 
   public mutating func appendBool(_ value: Bool) {
     separate()
-    CSVFieldEncoder.appendASCII(value ? "true" : "false", to: &bytes)
+    CSVFieldEncoder.appendASCII(value ? "true" : "false", to: &buffer)
   }
 
   public mutating func appendInstant(millisecondsSince1970 ms: Int64) {
     separate()
     let offset = timeZone.isUTC ? 0 : timeZone.offsetSeconds(atMillisecondsSince1970: ms)
-    instants.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &bytes)
+    instants.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &buffer)
   }
 
   public mutating func appendSeconds(_ seconds: Double) {
     separate()
-    CSVFieldEncoder.appendSeconds(seconds, to: &bytes)
+    CSVFieldEncoder.appendSeconds(seconds, to: &buffer)
   }
 
   public mutating func endRow() {
-    bytes.append(0x0A)
+    buffer.append(0x0A)
     atRowStart = true
     rowCount += 1
   }
@@ -75,7 +78,7 @@ public struct CSVRowBuilder: RowBuilder {
     if atRowStart {
       atRowStart = false
     } else {
-      bytes.append(0x2C)
+      buffer.append(0x2C)
     }
   }
 }

@@ -17,10 +17,9 @@ public struct CSVRowRenderer: Sendable {
 
   /// Appends one row and its `\n`.
   public func append(_ row: [Cell], to bytes: inout [UInt8]) {
-    var builder = CSVRowBuilder(timeZone: timeZone, excelSafe: excelSafe)
-    swap(&builder.bytes, &bytes)
+    var builder = CSVRowBuilder(timeZone: timeZone, excelSafe: excelSafe, capacity: 256)
     for cell in row { builder.append(cell) }
     builder.endRow()
-    swap(&builder.bytes, &bytes)
+    bytes.append(contentsOf: builder.bytes)
   }
 }
