@@ -125,8 +125,34 @@ struct CheckedRun: Sendable {
     startDate = run.startDate
     endDate = run.endDate
     self.file = file
-    number = run.source == file ? 0 : Int32(run.source.dropFirst(file.count + 1)) ?? 0
+    number = CheckedRun.runNumber(source: run.source, file: file)
     uuidBits = run.runUUID.flatMap(UUIDBits.init)
+  }
+
+  /// N when `source` is `file#N`, else 0. Reads bytes when `file` is plain ASCII without CR
+  /// (one Character per byte) and N is digits; otherwise counts Characters.
+  static func runNumber(source: String, file: String) -> Int32 {
+    if source == file { return 0 }
+    var source = source
+    var file = file
+    let fromBytes: Int32? = source.withUTF8 { sourceBytes in
+      file.withUTF8 { fileBytes -> Int32? in
+        let prefix = fileBytes.count
+        guard sourceBytes.count > prefix + 1, sourceBytes[prefix] == UInt8(ascii: "#"),
+          !fileBytes.contains(where: { $0 >= 0x80 || $0 == 0x0D }),
+          sourceBytes.prefix(prefix).elementsEqual(fileBytes)
+        else { return nil }
+        var value: Int64 = 0
+        for byte in sourceBytes[(prefix + 1)...] {
+          guard byte >= 0x30 && byte <= 0x39 else { return nil }
+          value = value * 10 + Int64(byte - 0x30)
+          // Beyond Int32 the text is no Int32: no number.
+          if value > Int64(Int32.max) { return 0 }
+        }
+        return Int32(value)
+      }
+    }
+    return fromBytes ?? Int32(source.dropFirst(file.count + 1)) ?? 0
   }
 
   /// True when the start or end date is recorded and passes `test`.

@@ -26,8 +26,9 @@ public struct StatisticsCollector: Sendable {
   var questionSlots: [StatisticsKey: Int] = [:]
   var questionKeys: [StatisticsKey] = []
   var accumulators: [QuestionAccumulator] = []
-  /// Per task, where the questions and steps of its last run were found, by position.
-  var recentRuns: [String: RecentRun] = [:]
+  /// Per task (`recentRunIndexes`), where the questions and steps of its last run were found.
+  var recentRuns: [RecentRun] = []
+  var recentRunIndexes: [String: Int] = [:]
   /// Counts insertions into `steps`, which move the positions `RecentRun` remembers.
   var stepsVersion = 0
 
@@ -60,7 +61,10 @@ public struct StatisticsCollector: Sendable {
     let order = run.order
     // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
     tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
-    var recent = recentRuns.removeValue(forKey: run.taskIdentifier) ?? RecentRun()
+    let recentIndex = recentRunIndex(of: run.taskIdentifier)
+    // Taken out (and put back below) so that appending to its arrays copies nothing.
+    var recent = RecentRun()
+    swap(&recent, &recentRuns[recentIndex])
     addStepDurations(run, recent: &recent)
     for (index, question) in run.questions.enumerated() {
       let slot: Int
@@ -74,7 +78,15 @@ public struct StatisticsCollector: Sendable {
       accumulators[slot].answerDurations.append(contentsOf: question.answerDurations)
       accumulators[slot].merge(question.seen, from: order)
     }
-    recentRuns[run.taskIdentifier] = recent
+    swap(&recent, &recentRuns[recentIndex])
+  }
+
+  /// The index in `recentRuns` of a task's entry, added if new.
+  private mutating func recentRunIndex(of taskIdentifier: String) -> Int {
+    if let index = recentRunIndexes[taskIdentifier] { return index }
+    recentRuns.append(RecentRun())
+    recentRunIndexes[taskIdentifier] = recentRuns.count - 1
+    return recentRuns.count - 1
   }
 
   /// Appends the run's step durations, finding each step's list through `recent` when the

@@ -157,7 +157,14 @@ final class WideTask {
 
   /// The option's 1-based ordinal within its question, registering it if new.
   func option(_ text: String, number: Double?, question: Int) -> Int {
-    if let known = questions[question].optionOrdinals[text] { return known + 1 }
+    // Few options: comparing texts costs less than hashing one.
+    if questions[question].options.count <= 16 {
+      if let known = questions[question].options.firstIndex(where: { $0.text == text }) {
+        return known + 1
+      }
+    } else if let known = questions[question].optionOrdinals[text] {
+      return known + 1
+    }
     let ordinal = questions[question].options.count
     questions[question].options.append(WideOption(text: text, number: number))
     questions[question].optionOrdinals[text] = ordinal
