@@ -27,16 +27,19 @@ public struct WideRunContribution: Sendable {
       .text(run.participantID), textCell(run.runUUID), instantCell(run.startDate),
       instantCell(run.endDate), secondsCell(run.durationSeconds),
     ]
-    pairValues = []
+    let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
     results = []
-    results.reserveCapacity(run.steps.reduce(0) { $0 + $1.results.count })
+    results.reserveCapacity(resultCount)
+    pairValues = []
+    pairValues.reserveCapacity(2 * resultCount)
     for step in run.steps {
       for record in step.results {
-        results.append(WideResult(record, step: step.identifier, encoder: encoder))
-        let last = results[results.count - 1]
-        guard last.isAnswered else { continue }
-        pairValues.append(last.packed)
-        for _ in last.options { pairValues.append(.integer(1)) }
+        let result = WideResult(record, step: step.identifier, encoder: encoder)
+        if result.isAnswered {
+          pairValues.append(result.packed)
+          for _ in result.options { pairValues.append(.integer(1)) }
+        }
+        results.append(result)
       }
     }
   }
