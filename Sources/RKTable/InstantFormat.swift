@@ -161,7 +161,7 @@ public struct ISO8601Writer: Sendable {
       day -= 1
     }
     if day != cachedDay {
-      let date = CivilTime(millisecondsSince1970: local - Int64(msOfDay))
+      let date = CivilTime(millisecondsSince1970: local)
       guard date.year >= 0 && date.year <= 9999 else {
         // Five-digit and negative years are rare: the general path writes them.
         var text: [UInt8] = []
