@@ -63,12 +63,12 @@ struct DataWarnings {
         events += event(
           "duplicate_task_run", file,
           "task run \(uuid) was already exported from \(first.source); both are kept")
-      } else {
+      } else if first == nil {
         let entry = FirstSeen(file: run.number == 0 ? file : run.file, number: run.number)
         if let bits = run.uuidBits {
-          if seenUUIDs[bits] == nil { seenUUIDs[bits] = entry }
+          seenUUIDs[bits] = entry
         } else {
-          remember(uuid, entry)
+          seenOtherIDs[uuid] = entry
         }
       }
     }

@@ -79,7 +79,9 @@ final class ExportOutputs {
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
   func addDerivedOnly(_ prepared: PreparedRun) throws {
-    try spool.append(prepared.wideRow, filling: pivot.register(prepared.wide))
+    if let wide = prepared.wide {
+      try spool.append(wide.row, filling: pivot.register(wide.contribution))
+    }
     statistics.add(prepared.statistics)
   }
 

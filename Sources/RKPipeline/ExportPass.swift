@@ -86,8 +86,9 @@ struct ExportPass {
           return Found(outcome: outcome, hash: hash, prepared: nil)
         }
         // Runs that only feed wide tables and statistics need no long rows.
-        let rows = !(piece.role == .derivedOnly || touched)
-        let prepared = preparer.prepare(input, item: piece.item, rows: rows)
+        let derived = piece.role == .derivedOnly || touched
+        let prepared = preparer.prepare(
+          input, item: piece.item, for: derived ? .derived : .everything)
         return Found(outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
@@ -140,7 +141,7 @@ struct ExportPass {
     switch outcome {
     case .imported(let input):
       var answers = 0
-      let prepared = found.prepared ?? preparer.prepare(input, item: item, rows: true)
+      let prepared = found.prepared ?? preparer.prepare(input, item: item, for: .everything)
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
