@@ -66,25 +66,31 @@ public final class WidePivot {
     var keys: [Int64] = []
     keys.reserveCapacity(contribution.pairValues.count)
     var previous: Int?
-    for (index, result) in contribution.results.enumerated() {
+    let results = contribution.results
+    // Fields are read in place: copying each result would retain all its strings.
+    for index in results.indices {
       let question: Int
-      if let known = task.recentOrdinal(at: index, key: result.key) {
+      if let known = task.recentOrdinal(at: index, key: results[index].key) {
         question = known
       } else {
         let successor = previous == nil ? firstKnownQuestion(of: contribution, in: task) : nil
-        question = task.register(result.key, after: previous, before: successor)
-        task.noteRecent(question, at: index, key: result.key)
+        question = task.register(results[index].key, after: previous, before: successor)
+        task.noteRecent(question, at: index, key: results[index].key)
       }
       previous = question
+      let answerType = results[index].answerType
+      let kinds = results[index].kinds
+      let isChoice = results[index].isChoice
+      let allowsSeveral = results[index].allowsSeveral
       task.update(question) { state in
-        if state.answerType == nil { state.answerType = result.answerType }
-        state.kinds.formUnion(result.kinds)
-        if result.isChoice { state.isChoice = true }
-        if result.allowsSeveral { state.allowsSeveral = true }
+        if state.answerType == nil { state.answerType = answerType }
+        state.kinds.formUnion(kinds)
+        if isChoice { state.isChoice = true }
+        if allowsSeveral { state.allowsSeveral = true }
       }
-      guard result.isAnswered else { continue }
+      guard results[index].isAnswered else { continue }
       keys.append(WidePartialRow.key(question: question, option: 0))
-      for option in result.options {
+      for option in results[index].options {
         let ordinal = task.option(option.text, number: option.number, question: question)
         keys.append(WidePartialRow.key(question: question, option: ordinal))
       }
