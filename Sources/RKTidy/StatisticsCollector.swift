@@ -66,17 +66,20 @@ public struct StatisticsCollector: Sendable {
     var recent = RecentRun()
     swap(&recent, &recentRuns[recentIndex])
     addStepDurations(run, recent: &recent)
-    for (index, question) in run.questions.enumerated() {
+    let questions = run.questions
+    // Fields are read in place: copying each entry would retain all its strings and arrays.
+    for index in questions.indices {
       let slot: Int
-      if index < recent.slots.count && recent.slots[index].key == question.key {
+      if index < recent.slots.count && recent.slots[index].key == questions[index].key {
         slot = recent.slots[index].slot
       } else {
-        slot = self.slot(question.key, order: order, position: question.seen.position)
-        recent.note(slot, key: question.key, at: index)
+        slot = self.slot(
+          questions[index].key, order: order, position: questions[index].seen.position)
+        recent.note(slot, key: questions[index].key, at: index)
       }
-      accumulators[slot].values.append(contentsOf: question.values)
-      accumulators[slot].answerDurations.append(contentsOf: question.answerDurations)
-      accumulators[slot].merge(question.seen, from: order)
+      accumulators[slot].values.append(contentsOf: questions[index].values)
+      accumulators[slot].answerDurations.append(contentsOf: questions[index].answerDurations)
+      accumulators[slot].merge(questions[index].seen, from: order)
     }
     swap(&recent, &recentRuns[recentIndex])
   }
