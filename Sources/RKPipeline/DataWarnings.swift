@@ -20,33 +20,44 @@ struct DataWarnings {
   static let limitPerKind = 50
 
   let latestPlausible: Instant
-  /// Where each run UUID was first seen: the input file (its display path, whose storage the
-  /// input item already holds) and the run's number in it. Keyed by the UUID's 128 bits, so a
-  /// run costs a few dozen bytes however long the export: this is the only per-run state kept.
+  /// Where each run UUID was first seen, keyed by the UUID's 128 bits: 24 bytes a run however
+  /// long the export, and no string (file names come back through `fileName`); this is the only
+  /// per-run state kept.
   private var seenUUIDs: [UUIDBits: FirstSeen] = [:]
   /// UUID texts that are not RFC 4122 UUIDs (rare), by their text.
   private var seenOtherIDs: [String: FirstSeen] = [:]
+  /// The display path of an input file by its number (its place in the export's work list).
+  private let fileName: (Int) -> String
+  /// Sources kept as text, numbered from -1 down: files of runs exported earlier (from the
+  /// state file), and sources that are not `input` or `input#N` (pseudonymised ones).
+  private var otherFiles: [String] = []
 
-  /// The input file (a string shared by all its runs) and the run's number in it (0 when the
-  /// file holds one run; `source` is then the file itself, else `file#number`).
+  /// The file a run came from, by number (see `FirstSeen.file`), and the run's number in it (0
+  /// when the file holds one run; `source` is then the file itself, else `file#number`).
   struct FirstSeen {
-    var file: String
+    /// ≥ 0: the input's number given to `check`; < 0: `otherFiles[-file - 1]`.
+    var file: Int32
     var number: Int32
-
-    var source: String { number == 0 ? file : "\(file)#\(number)" }
   }
   private var counts: [String: Int] = [:]
 
-  /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file.
-  init(now: Date, knownUUIDs: [String: String]) {
+  /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file;
+  /// `fileName` gives the display path of the input numbered as in `check`.
+  init(now: Date, knownUUIDs: [String: String], fileName: @escaping (Int) -> String) {
     latestPlausible = Instant(
       secondsSince1970: now.timeIntervalSince1970 + DataWarnings.futureTolerance)
-    for (uuid, file) in knownUUIDs { remember(uuid, FirstSeen(file: file, number: 0)) }
+    self.fileName = fileName
+    var numbers: [String: Int32] = [:]
+    for (uuid, file) in knownUUIDs {
+      let number = numbers[file] ?? keepText(file)
+      numbers[file] = number
+      remember(uuid, FirstSeen(file: number, number: 0))
+    }
   }
 
-  /// The warnings for one run, each naming its source; `file` is the run's input file (runs of
-  /// one file share that string's storage, so the duplicate index costs no string per run).
-  mutating func check(_ run: TaskRun, file input: String) -> [LogEvent] {
+  /// The warnings for one run, each naming its source; `input` is the run's input file and
+  /// `inputNumber` its number (for `fileName`).
+  mutating func check(_ run: TaskRun, file input: String, inputNumber: Int) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source
     if let start = run.startDate, let end = run.endDate, end < start {
@@ -60,17 +71,39 @@ struct DataWarnings {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
-      if let first = firstSeen(uuid), first.source != file {
+      if let first = firstSeen(uuid), source(first) != file {
         events += event(
           "duplicate_task_run", file,
-          "task run \(uuid) was already exported from \(first.source); both are kept")
+          "task run \(uuid) was already exported from \(source(first)); both are kept")
       } else {
-        // `file` is `input` or `input#N`: keep the shared `input` and the number.
-        let number = file == input ? 0 : Int32(file.dropFirst(input.count + 1)) ?? 0
-        remember(uuid, FirstSeen(file: number == 0 ? file : input, number: number))
+        // `file` is `input` or `input#N`: keep the input's number and N (else the text).
+        let number =
+          file == input
+          ? 0 : file.hasPrefix(input + "#") ? Int32(file.dropFirst(input.count + 1)) ?? 0 : 0
+        if file == input || number > 0 {
+          remember(uuid, FirstSeen(file: Int32(clamping: inputNumber), number: number))
+        } else {
+          let text = otherFiles.last == file ? -Int32(otherFiles.count) : keepText(file)
+          remember(uuid, FirstSeen(file: text, number: 0))
+        }
       }
     }
     return events
+  }
+
+  /// The source (`file` or `file#N`) of a run seen before.
+  private func source(_ first: FirstSeen) -> String {
+    let other = Int(-first.file - 1)
+    let file =
+      first.file >= 0
+      ? fileName(Int(first.file)) : otherFiles.indices.contains(other) ? otherFiles[other] : ""
+    return first.number == 0 ? file : "\(file)#\(first.number)"
+  }
+
+  /// Keeps a source as text; its (negative) file number.
+  private mutating func keepText(_ file: String) -> Int32 {
+    otherFiles.append(file)
+    return -Int32(clamping: otherFiles.count)
   }
 
   private func firstSeen(_ uuid: String) -> FirstSeen? {

@@ -36,7 +36,7 @@ final class ExportOutputs {
       throw OutputError(path: folder + "/wide", reason: "cannot create the output folder")
     }
     pivot = WidePivot(timeZone: options.timeZone, definitions: definitions)
-    statistics = StatisticsCollector(definitions: definitions)
+    statistics = StatisticsCollector(definitions: definitions, spoolDirectory: folder)
     spool = try RowSpool(directory: folder)
     if options.writeXLSX {
       let book = try XLSXWorkbook(
@@ -93,6 +93,9 @@ final class ExportOutputs {
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
     schemas += try writeWideTables()
     let tasks = statistics.statistics()
+    if let failure = statistics.spoolFailure {
+      throw OutputError(path: folder, reason: failure)
+    }
     let summaryRows = SummaryTable.rows(for: tasks)
     let choiceRows = ChoicesTable.rows(for: tasks)
     try writeCSV(SummaryTable.schema, summaryRows)

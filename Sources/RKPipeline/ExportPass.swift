@@ -41,7 +41,8 @@ struct ExportPass {
       guard let entry = state?.inputs[key] else { continue }
       for uuid in entry.taskRunUUIDs { known[uuid] = entry.path ?? key }
     }
-    warnings = DataWarnings(now: now, knownUUIDs: known)
+    let work = plan.work
+    warnings = DataWarnings(now: now, knownUUIDs: known) { work[$0].item.displayPath }
   }
 
   /// Lists inputs the walk could not open (a missing root) as failed.
@@ -91,7 +92,7 @@ struct ExportPass {
         return Found(outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
-        try consume(work[index], found)
+        try consume(work[index], found, number: index)
         progress.update(done: index + 1)
       })
     for event in warnings.omitted() { log.log(event) }
@@ -107,7 +108,9 @@ struct ExportPass {
 
   // MARK: - One input
 
-  private mutating func consume(_ piece: IncrementalPlan.Work, _ found: Found) throws {
+  private mutating func consume(
+    _ piece: IncrementalPlan.Work, _ found: Found, number: Int
+  ) throws {
     let item = piece.item
     let touched =
       piece.role == .export && !found.hash.isEmpty && piece.previous?.hash == found.hash
@@ -144,7 +147,7 @@ struct ExportPass {
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
-        for event in warnings.check(ready.run, file: item.displayPath) {
+        for event in warnings.check(ready.run, file: item.displayPath, inputNumber: number) {
           report.dataWarnings += 1
           log.log(event)
         }

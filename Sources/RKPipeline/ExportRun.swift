@@ -46,7 +46,9 @@ public final class ExportRun {
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     let (items, problems) = InputWalker(roots: options.inputs).items()
-    let plan = IncrementalPlan(items: items, state: state, append: options.append)
+    let plan = IncrementalPlan(
+      items: items, state: state, append: options.append,
+      recordsState: options.statePath != nil)
 
     var report = ExportReport()
     report.filesUnchanged = plan.unchangedCount

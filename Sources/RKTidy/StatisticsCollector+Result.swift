@@ -6,8 +6,8 @@ extension StatisticsCollector {
   public func statistics() -> [TaskStatistics] {
     var questionsByTask: [String: [(key: StatisticsKey, value: QuestionAccumulator)]] = [:]
     for (key, value) in questions { questionsByTask[key.task, default: []].append((key, value)) }
-    return tasks.keys.sorted().map { taskIdentifier in
-      let task = tasks[taskIdentifier] ?? TaskAccumulator()
+    return tasks.keys.sorted().compactMap { taskIdentifier in
+      guard let task = tasks[taskIdentifier] else { return nil }
       let ordered = (questionsByTask[taskIdentifier] ?? []).sorted { lhs, rhs in
         rowOrder(lhs.key, lhs.value) < rowOrder(rhs.key, rhs.value)
       }
@@ -15,7 +15,7 @@ extension StatisticsCollector {
         taskIdentifier: taskIdentifier,
         runCount: task.runCount,
         participantCount: task.participants.isEmpty ? nil : task.participants.count,
-        medianDurationSeconds: Quantile.median(sorted: task.durations.sorted()),
+        medianDurationSeconds: Quantile.median(sorted: spool.values(of: task.durations).sorted()),
         questions: ordered.map { question($0.key, $0.value, runCount: task.runCount) })
     }
   }
@@ -23,7 +23,8 @@ extension StatisticsCollector {
   private func question(
     _ key: StatisticsKey, _ value: QuestionAccumulator, runCount: Int
   ) -> QuestionStatistics {
-    let stepDurations = (steps[StepKey(task: key.task, step: key.step)] ?? []).sorted()
+    let stepVariable = steps[StepKey(task: key.task, step: key.step)]
+    let stepDurations = (stepVariable.map(spool.values) ?? []).sorted()
     let isChoice = key.answerType == .choice || key.answerType == .boolean
     return QuestionStatistics(
       taskIdentifier: key.task,
@@ -35,8 +36,9 @@ extension StatisticsCollector {
       answeredCount: value.answeredCount,
       skippedCount: value.skippedCount,
       dontKnowCount: value.dontKnowCount,
-      numbers: NumericSummary(values: value.values),
-      answerDurationMedianSeconds: Quantile.median(sorted: value.answerDurations.sorted()),
+      numbers: NumericSummary(values: spool.values(of: value.values)),
+      answerDurationMedianSeconds: Quantile.median(
+        sorted: spool.values(of: value.answerDurations).sorted()),
       stepDurationMedianSeconds: Quantile.median(sorted: stepDurations),
       stepDurationP90Seconds: Quantile.type7(sorted: stepDurations, probability: 0.9),
       options: isChoice ? options(key, value) : [])

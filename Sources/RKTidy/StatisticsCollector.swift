@@ -4,8 +4,10 @@ import RKTable
 
 /// Collects what summary.csv, choices.csv and `rkexport stats` need, one run at a time.
 ///
-/// Memory is per question, not per run: counts, one Double per numeric answer and per duration,
-/// and one counter per option. Runs may be added in any order; the result is the same.
+/// Memory is per question, not per run: counts and one counter per option. The Doubles that
+/// exact medians and quantiles need (numeric answers, answer, step and run durations) go to a
+/// `ValueSpool`, a temporary file in `spoolDirectory` when one is given, and are read back one
+/// variable at a time at the end. Runs may be added in any order; the result is the same.
 ///
 /// Row order: tasks by identifier; within a task, questions of the task definition in its order,
 /// then the others in first-seen order, where "first" means the run with the smallest
@@ -20,7 +22,10 @@ import RKTable
 public struct StatisticsCollector: Sendable {
   var definitions: [DefinitionKey: DefinitionEntry] = [:]
   var tasks: [String: TaskAccumulator] = [:]
-  var steps: [StepKey: [Double]] = [:]
+  /// Step durations: the spool variable of each step.
+  var steps: [StepKey: Int] = [:]
+  /// Shared by copies of the collector: add to one copy only.
+  let spool: ValueSpool
   /// Each question's number: its place in `questionKeys` and `accumulators`. Hashing the key
   /// once per result, then working by number, keeps `add` cheap.
   var questionSlots: [StatisticsKey: Int] = [:]
@@ -38,7 +43,10 @@ public struct StatisticsCollector: Sendable {
   }
 
   /// A collector; `definitions` give question order and the option sets of choice questions.
-  public init(definitions: [TaskDefinition] = []) {
+  /// With `spoolDirectory` (an existing folder, such as the export's staging folder) the values
+  /// wait in an unlinked temporary file there instead of memory.
+  public init(definitions: [TaskDefinition] = [], spoolDirectory: String? = nil) {
+    spool = ValueSpool(directory: spoolDirectory)
     for definition in definitions {
       for (index, question) in definition.questions.enumerated() {
         let key = DefinitionKey(
@@ -54,8 +62,10 @@ public struct StatisticsCollector: Sendable {
   /// Adds one task run.
   public mutating func add(_ run: TaskRun) {
     let order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
-    // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
-    tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
+    if tasks[run.taskIdentifier] == nil {
+      tasks[run.taskIdentifier] = TaskAccumulator(durations: spool.makeVariable())
+    }
+    tasks[run.taskIdentifier]?.count(run, spool: spool)
     runSerial += 1
 
     // A question may occur more than once in a run (a step revisited by a looping task):
@@ -64,8 +74,7 @@ public struct StatisticsCollector: Sendable {
     var position = 0
     for step in run.steps {
       if let duration = step.durationSeconds, duration.isFinite {
-        steps[StepKey(task: run.taskIdentifier, step: step.identifier), default: []]
-          .append(duration)
+        spool.append(duration, to: stepVariable(task: run.taskIdentifier, step: step.identifier))
       }
       for result in step.results {
         let slot = self.slot(
@@ -83,10 +92,10 @@ public struct StatisticsCollector: Sendable {
         thisRun[seenIndex].seen.note(AnswerStatus(result.answer))
         Self.addChosenOptions(result.answer, to: &thisRun[seenIndex].seen.options)
         if let value = Self.numericValue(result.answer) {
-          accumulators[slot].values.append(value)
+          spool.append(value, to: accumulators[slot].values)
         }
         if let duration = result.durationSeconds, duration.isFinite {
-          accumulators[slot].answerDurations.append(duration)
+          spool.append(duration, to: accumulators[slot].answerDurations)
         }
       }
     }
@@ -101,11 +110,26 @@ public struct StatisticsCollector: Sendable {
     let slot = accumulators.count
     questionSlots[key] = slot
     questionKeys.append(key)
-    accumulators.append(QuestionAccumulator(order: order, position: position))
+    accumulators.append(
+      QuestionAccumulator(
+        order: order, position: position, values: spool.makeVariable(),
+        answerDurations: spool.makeVariable()))
     lastRunOfSlot.append(0)
     seenIndexOfSlot.append(0)
     return slot
   }
+
+  /// The spool variable of a step's durations, made when the step is first seen.
+  private mutating func stepVariable(task: String, step: String) -> Int {
+    let key = StepKey(task: task, step: step)
+    if let variable = steps[key] { return variable }
+    let variable = spool.makeVariable()
+    steps[key] = variable
+    return variable
+  }
+
+  /// Why the statistics are incomplete (the spool file could not be read back), if they are.
+  public var spoolFailure: String? { spool.failure }
 
   /// The value summarised for numeric answer kinds (see `NumericSummary` for units); nil for
   /// other kinds and for non-finite numbers.
@@ -181,13 +205,18 @@ struct RunOrder: Comparable, Sendable {
 struct TaskAccumulator: Sendable {
   var runCount = 0
   var participants: Set<String> = []
-  var durations: [Double] = []
+  /// The spool variable of the run durations.
+  var durations: Int
+
+  init(durations: Int) { self.durations = durations }
 
   /// Counts one run of the task: the run, its participant and its duration.
-  mutating func count(_ run: TaskRun) {
+  mutating func count(_ run: TaskRun, spool: ValueSpool) {
     runCount += 1
     if !run.participantID.isEmpty { participants.insert(run.participantID) }
-    if let duration = run.durationSeconds, duration.isFinite { durations.append(duration) }
+    if let duration = run.durationSeconds, duration.isFinite {
+      spool.append(duration, to: durations)
+    }
   }
 }
 
@@ -218,13 +247,16 @@ struct QuestionAccumulator: Sendable {
   var answeredCount = 0
   var skippedCount = 0
   var dontKnowCount = 0
-  var values: [Double] = []
-  var answerDurations: [Double] = []
+  /// Spool variables of the numeric values and of the answer durations.
+  var values: Int
+  var answerDurations: Int
   var optionCounts: [String?: Int] = [:]
 
-  init(order: RunOrder, position: Int) {
+  init(order: RunOrder, position: Int, values: Int, answerDurations: Int) {
     self.order = order
     self.position = position
+    self.values = values
+    self.answerDurations = answerDurations
   }
 
   /// Counts one run's presence, status and chosen options.
