@@ -45,7 +45,7 @@ public final class ExportRun {
     }
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
-    let (items, problems) = InputWalker(roots: options.inputs).items()
+    let (items, problems) = InputWalker(roots: options.inputs).itemList()
     let plan = IncrementalPlan(
       items: items, state: state, append: options.append,
       recordsState: options.statePath != nil)

@@ -38,7 +38,7 @@ struct IncrementalPlan: Sendable {
 
   /// Without `recordsState` (no --state) every item is work and nothing is looked up or
   /// stat'ed: the work list is the walked list itself.
-  init(items: [InputItem], state: ExportState?, append: Bool, recordsState: Bool = true) {
+  init(items: InputItemList, state: ExportState?, append: Bool, recordsState: Bool = true) {
     guard recordsState || state != nil else {
       work = WorkList(items: items, planned: nil)
       unchangedCount = 0
@@ -67,7 +67,7 @@ struct IncrementalPlan: Sendable {
       planned.append(
         Work(item: item, key: key, role: .export, fingerprint: fingerprint, previous: previous))
     }
-    work = WorkList(items: [], planned: planned)
+    work = WorkList(items: InputItemList(), planned: planned)
     unchangedCount = unchanged
     keptKeys = kept
   }
@@ -75,7 +75,7 @@ struct IncrementalPlan: Sendable {
   /// The work of a plan. Without a state each `Work` is made from its walked item when asked
   /// for, so a plan of 100,000 inputs costs no memory beyond the walked list.
   struct WorkList: RandomAccessCollection, Sendable {
-    let items: [InputItem]
+    let items: InputItemList
     /// With a state: the work worked out per input; nil: every item, to export.
     let planned: [Work]?
 
