@@ -20,10 +20,9 @@ struct DataWarnings {
   static let limitPerKind = 50
 
   let latestPlausible: Instant
-  /// Where each run UUID was first seen, keyed by the UUID's 128 bits: 24 bytes a run however
-  /// long the export, and no string (file names come back through `fileName`); this is the only
-  /// per-run state kept.
-  private var seenUUIDs: [UUIDBits: FirstSeen] = [:]
+  /// Where each run UUID was first seen, by the UUID's 128 bits, mostly on disk (see
+  /// `RunUUIDIndex`); file names come back through `fileName`. This is the only per-run state.
+  private let seenUUIDs: RunUUIDIndex
   /// UUID texts that are not RFC 4122 UUIDs (rare), by their text.
   private var seenOtherIDs: [String: FirstSeen] = [:]
   /// The display path of an input file by its number (its place in the export's work list).
@@ -42,10 +41,15 @@ struct DataWarnings {
   private var counts: [String: Int] = [:]
 
   /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file;
-  /// `fileName` gives the display path of the input numbered as in `check`.
-  init(now: Date, knownUUIDs: [String: String], fileName: @escaping (Int) -> String) {
+  /// `fileName` gives the display path of the input numbered as in `check`. With
+  /// `spoolDirectory` (the staging folder) the UUIDs seen wait in an unlinked file there.
+  init(
+    now: Date, knownUUIDs: [String: String], spoolDirectory: String? = nil,
+    fileName: @escaping (Int) -> String
+  ) {
     latestPlausible = Instant(
       secondsSince1970: now.timeIntervalSince1970 + DataWarnings.futureTolerance)
+    seenUUIDs = RunUUIDIndex(directory: spoolDirectory)
     self.fileName = fileName
     var numbers: [String: Int32] = [:]
     for (uuid, file) in knownUUIDs {
@@ -71,20 +75,21 @@ struct DataWarnings {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
-      if let first = firstSeen(uuid), source(first) != file {
+      let first = firstSeen(uuid)
+      if let first, source(first) != file {
         events += event(
           "duplicate_task_run", file,
           "task run \(uuid) was already exported from \(source(first)); both are kept")
-      } else {
+      } else if first == nil {
         // `file` is `input` or `input#N`: keep the input's number and N (else the text).
         let number =
           file == input
           ? 0 : file.hasPrefix(input + "#") ? Int32(file.dropFirst(input.count + 1)) ?? 0 : 0
         if file == input || number > 0 {
-          remember(uuid, FirstSeen(file: Int32(clamping: inputNumber), number: number))
+          remember(uuid, FirstSeen(file: Int32(clamping: inputNumber), number: number), isNew: true)
         } else {
           let text = otherFiles.last == file ? -Int32(otherFiles.count) : keepText(file)
-          remember(uuid, FirstSeen(file: text, number: 0))
+          remember(uuid, FirstSeen(file: text, number: 0), isNew: true)
         }
       }
     }
@@ -107,13 +112,14 @@ struct DataWarnings {
   }
 
   private func firstSeen(_ uuid: String) -> FirstSeen? {
-    if let bits = UUIDBits(uuid) { return seenUUIDs[bits] }
+    if let bits = UUIDBits(uuid) { return seenUUIDs.firstSeen(bits) }
     return seenOtherIDs[uuid]
   }
 
-  private mutating func remember(_ uuid: String, _ entry: FirstSeen) {
+  /// Notes where `uuid` was first seen; `isNew` when the caller just found it unseen.
+  private mutating func remember(_ uuid: String, _ entry: FirstSeen, isNew: Bool = false) {
     if let bits = UUIDBits(uuid) {
-      if seenUUIDs[bits] == nil { seenUUIDs[bits] = entry }
+      if isNew || seenUUIDs.firstSeen(bits) == nil { seenUUIDs.insert(bits, entry) }
     } else if seenOtherIDs[uuid] == nil {
       seenOtherIDs[uuid] = entry
     }
@@ -145,6 +151,11 @@ struct DataWarnings {
 struct UUIDBits: Hashable {
   var high: UInt64
   var low: UInt64
+
+  init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
 
   init?(_ text: String) {
     var high: UInt64 = 0

@@ -11,7 +11,8 @@ import RKWrite
 /// run's staging folder) afterwards, and `OutputCommit` moves the set into place.
 final class ExportOutputs {
   private let options: ExportOptions
-  private let folder: String
+  /// The staging folder (temporary spool files may live there, unlinked).
+  let folder: String
   private let definitions: [TaskDefinition]
   private let pivot: WidePivot
   private let spool: RowSpool

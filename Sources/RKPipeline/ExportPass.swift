@@ -42,7 +42,9 @@ struct ExportPass {
       for uuid in entry.taskRunUUIDs { known[uuid] = entry.path ?? key }
     }
     let work = plan.work
-    warnings = DataWarnings(now: now, knownUUIDs: known) { work[$0].item.displayPath }
+    warnings = DataWarnings(now: now, knownUUIDs: known, spoolDirectory: outputs.folder) {
+      work[$0].item.displayPath
+    }
   }
 
   /// Lists inputs the walk could not open (a missing root) as failed.

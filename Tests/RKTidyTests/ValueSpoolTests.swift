@@ -39,7 +39,8 @@ final class ValueSpoolTests: XCTestCase {
     let spool = ValueSpool(directory: "/nonexistent-rkexport-folder")
     let variable = spool.makeVariable()
     for index in 0..<(ValueSpool.blockCapacity + 3) { spool.append(Double(index), to: variable) }
-    XCTAssertEqual(spool.values(of: variable), (0..<(ValueSpool.blockCapacity + 3)).map(Double.init))
+    XCTAssertEqual(
+      spool.values(of: variable), (0..<(ValueSpool.blockCapacity + 3)).map(Double.init))
   }
 
   func testCollector_SpooledAndInMemory_GiveTheSameStatistics() throws {

@@ -51,7 +51,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     if entry.other >= 0 {
       item = others[Int(entry.other)]
     } else {
-      let below = String(decoding: text[entry.start..<entry.start + Int(entry.length)], as: UTF8.self)
+      let below = String(
+        decoding: text[entry.start..<entry.start + Int(entry.length)], as: UTF8.self)
       let folders = below.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       item = InputItem(
         displayPath: below, folders: folders.map(String.init),
