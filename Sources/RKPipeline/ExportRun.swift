@@ -45,7 +45,9 @@ public final class ExportRun {
     }
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
-    let (items, problems) = InputWalker(roots: options.inputs).itemList()
+    var (items, problems) = InputWalker(roots: options.inputs).itemList()
+    // The list waits on disk (an unlinked file in the output folder, which exists by now).
+    items.moveToDisk(directory: folder)
     let plan = IncrementalPlan(
       items: items, state: state, append: options.append,
       recordsState: options.statePath != nil)

@@ -16,7 +16,8 @@ public struct StatsRun {
   public func run(width: Int = 100) throws -> (text: String, report: ExportReport) {
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
-    let (items, problems) = InputWalker(roots: options.inputs).itemList()
+    var (items, problems) = InputWalker(roots: options.inputs).itemList()
+    items.moveToDisk(directory: NSTemporaryDirectory())
     // Values wait in an unlinked file in the temporary folder, as an export's do in its staging.
     var collector = StatisticsCollector(
       definitions: definitions.tasks, spoolDirectory: NSTemporaryDirectory())

@@ -1,12 +1,15 @@
 // The walked inputs of an export, kept compact: a file found in a folder costs its path's bytes
 // and one small record, and becomes an `InputItem` only when asked for.
+import Foundation
 
 /// The items `InputWalker` found, in walk order (each root's items sorted by display path).
 ///
 /// A plain file below a folder root is stored as its path below the root (UTF-8, in one shared
 /// buffer) and its size; its `InputItem` (display path, folders, disk path) is rebuilt on every
 /// access. Other items (zip entries, Bridge uploads, a file given as a root) are kept whole: they
-/// are few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays.
+/// are few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays, and
+/// after `moveToDisk(directory:)` almost nothing: records and paths then wait in an unlinked
+/// file, read back `ItemsOnDisk.chunkSize` items at a time.
 public struct InputItemList: RandomAccessCollection, Sendable {
   struct Root: Sendable {
     /// The root as given on the command line (disk paths are `path + "/" + below`).
@@ -30,6 +33,9 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   private var text: [UInt8] = []
   private var entries: [Entry] = []
   private var others: [InputItem] = []
+  /// Set by `moveToDisk`: `entries` and `text` are then empty and read from there.
+  private var onDisk: ItemsOnDisk?
+  private var itemCount = 0
   /// Several roots: display paths start with the root's label.
   private var labelsRoots = false
 
@@ -42,17 +48,28 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   }
 
   public var startIndex: Int { 0 }
-  public var endIndex: Int { entries.count }
+  public var endIndex: Int { itemCount }
 
   public subscript(position: Int) -> InputItem {
-    let entry = entries[position]
-    let root = roots[Int(entry.root)]
+    var below = ""
+    var entry = Entry(start: 0, length: 0, root: 0, other: -1, size: 0)
+    if let onDisk {
+      // Unreadable (an I/O error on the unlinked file): an item with no path, which fails.
+      if let (found, path) = onDisk.entry(at: position) {
+        entry = found
+        below = path
+      }
+    } else {
+      entry = entries[position]
+      below = String(decoding: text[entry.start..<entry.start + Int(entry.length)], as: UTF8.self)
+    }
+    let root =
+      roots.indices.contains(Int(entry.root))
+      ? roots[Int(entry.root)] : Root(path: "", label: "", isDirectory: true)
     var item: InputItem
-    if entry.other >= 0 {
+    if entry.other >= 0, others.indices.contains(Int(entry.other)) {
       item = others[Int(entry.other)]
     } else {
-      let below = String(
-        decoding: text[entry.start..<entry.start + Int(entry.length)], as: UTF8.self)
       let folders = below.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       item = InputItem(
         displayPath: below, folders: folders.map(String.init),
@@ -86,6 +103,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
       Entry(
         start: text.count, length: length, root: Int32(roots.count - 1), other: -1, size: size))
     text.append(contentsOf: below.utf8)
+    itemCount = entries.count
   }
 
   /// Any item of the current root, kept whole.
@@ -97,6 +115,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
         other: Int32(clamping: others.count), size: item.size))
     text.append(contentsOf: item.displayPath.utf8.prefix(Int(length)))
     others.append(item)
+    itemCount = entries.count
   }
 
   /// Sorts the items from `start` on by display path (as `String` compares them).
@@ -113,5 +132,117 @@ public struct InputItemList: RandomAccessCollection, Sendable {
         return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
       }
     }
+  }
+
+  /// Moves the records and paths to an unlinked file in `directory`, so the list costs no memory
+  /// per item while an export runs; stays in memory when the file cannot be written.
+  public mutating func moveToDisk(directory: String) {
+    guard onDisk == nil, !entries.isEmpty,
+      let disk = ItemsOnDisk(directory: directory, entries: entries, text: text)
+    else { return }
+    onDisk = disk
+    entries = []
+    text = []
+  }
+}
+
+/// The records and paths of an `InputItemList` in a file: chunks of `chunkSize` records, each
+/// followed by its paths; a few chunks are cached (workers and the consumer read nearby items).
+final class ItemsOnDisk: @unchecked Sendable {
+  static let chunkSize = 1024
+  private static let cachedChunks = 4
+  private typealias Entry = InputItemList.Entry
+
+  private struct Chunk {
+    var number: Int
+    var entries: [Entry]
+    var text: [UInt8]
+  }
+
+  /// Where each chunk starts in the file, its record count and its text length.
+  private var chunkPlaces: [(offset: Int64, count: Int, textLength: Int)] = []
+  private let descriptor: Int32
+  private let lock = NSLock()
+  private var cache: [Chunk] = []
+
+  init?(directory: String, entries: [InputItemList.Entry], text: [UInt8]) {
+    var path = Array((directory + "/.inputs-XXXXXX").utf8CString)
+    let descriptor = path.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard descriptor >= 0 else { return nil }
+    path.withUnsafeBufferPointer { buffer in
+      if let base = buffer.baseAddress { _ = unlink(base) }
+    }
+    self.descriptor = descriptor
+    var offset: Int64 = 0
+    for first in stride(from: 0, to: entries.count, by: Self.chunkSize) {
+      // Each chunk's paths in record order, so a chunk is two contiguous reads.
+      var chunk = Array(entries[first..<min(first + Self.chunkSize, entries.count)])
+      var chunkText: [UInt8] = []
+      for index in chunk.indices {
+        let start = chunk[index].start
+        chunkText += text[start..<start + Int(chunk[index].length)]
+        chunk[index].start = chunkText.count - Int(chunk[index].length)
+      }
+      let recordBytes = chunk.count * MemoryLayout<Entry>.stride
+      let wroteRecords = chunk.withUnsafeBytes { bytes in
+        bytes.baseAddress.map { pwrite(descriptor, $0, bytes.count, off_t(offset)) } ?? -1
+      }
+      let wroteText = chunkText.withUnsafeBytes { bytes in
+        bytes.baseAddress.map {
+          pwrite(descriptor, $0, bytes.count, off_t(offset) + off_t(recordBytes))
+        } ?? 0
+      }
+      guard wroteRecords == recordBytes, wroteText == chunkText.count else {
+        close(descriptor)
+        return nil
+      }
+      chunkPlaces.append((offset, chunk.count, chunkText.count))
+      offset += Int64(recordBytes + chunkText.count)
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// The record of item `position` and its path below the root; nil when unreadable.
+  func entry(at position: Int) -> (InputItemList.Entry, String)? {
+    let number = position / Self.chunkSize
+    let index = position % Self.chunkSize
+    lock.lock()
+    defer { lock.unlock() }
+    let chunk: Chunk
+    if let cached = cache.first(where: { $0.number == number }) {
+      chunk = cached
+    } else {
+      guard let loaded = load(number) else { return nil }
+      if cache.count >= Self.cachedChunks { cache.removeFirst() }
+      cache.append(loaded)
+      chunk = loaded
+    }
+    guard chunk.entries.indices.contains(index) else { return nil }
+    let entry = chunk.entries[index]
+    let end = entry.start + Int(entry.length)
+    guard entry.start >= 0, end <= chunk.text.count else { return nil }
+    return (entry, String(decoding: chunk.text[entry.start..<end], as: UTF8.self))
+  }
+
+  private func load(_ number: Int) -> Chunk? {
+    guard chunkPlaces.indices.contains(number) else { return nil }
+    let place = chunkPlaces[number]
+    var entries = [Entry](
+      repeating: Entry(start: 0, length: 0, root: 0, other: -1, size: 0), count: place.count)
+    let recordBytes = place.count * MemoryLayout<Entry>.stride
+    let gotRecords = entries.withUnsafeMutableBytes { bytes in
+      bytes.baseAddress.map { pread(descriptor, $0, recordBytes, off_t(place.offset)) } ?? -1
+    }
+    var text = [UInt8](repeating: 0, count: place.textLength)
+    let gotText = text.withUnsafeMutableBytes { bytes in
+      bytes.baseAddress.map {
+        pread(descriptor, $0, place.textLength, off_t(place.offset) + off_t(recordBytes))
+      } ?? 0
+    }
+    guard gotRecords == recordBytes, gotText == place.textLength else { return nil }
+    return Chunk(number: number, entries: entries, text: text)
   }
 }
