@@ -19,20 +19,51 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     var isDirectory: Bool
   }
 
+  /// One item in 16 bytes: where its path below the root starts in `text` and its length, its
+  /// root, its size, and -1 for a plain file or else the index of the whole item in `others`.
   struct Entry: Sendable {
-    /// Where the path below the root starts in `text`, and its length in bytes.
-    var start: Int
-    var length: Int32
-    var root: Int32
-    /// -1 for a plain file in a folder; else the index of the whole item in `others`.
+    private var startBits: UInt32
+    private var lengthBits: UInt16
+    private var rootBits: UInt16
     var other: Int32
-    var size: Int64
+    private var sizeBits: UInt32
+
+    static let empty = Entry(sortKeyStart: 0, length: 0, other: -1)
+
+    /// A plain file; nil when a field does not fit (the item is then kept whole).
+    init?(start: Int, length: Int, root: Int, size: Int64) {
+      guard let startBits = UInt32(exactly: start), let lengthBits = UInt16(exactly: length),
+        let rootBits = UInt16(exactly: root), let sizeBits = UInt32(exactly: size)
+      else { return nil }
+      self.startBits = startBits
+      self.lengthBits = lengthBits
+      self.rootBits = rootBits
+      other = -1
+      self.sizeBits = sizeBits
+    }
+
+    /// A whole item's place; its path below the root (the sort key) is clamped to fit.
+    init(sortKeyStart start: Int, length: Int, other: Int32) {
+      startBits = UInt32(clamping: start)
+      lengthBits = UInt16(clamping: length)
+      rootBits = 0
+      self.other = other
+      sizeBits = 0
+    }
+
+    var start: Int {
+      get { Int(startBits) }
+      set { startBits = UInt32(clamping: newValue) }
+    }
+    var length: Int { Int(lengthBits) }
+    var root: Int { Int(rootBits) }
+    var size: Int64 { Int64(sizeBits) }
   }
 
   private var roots: [Root] = []
   private var text: [UInt8] = []
   private var entries: [Entry] = []
-  private var others: [InputItem] = []
+  private var others: [(item: InputItem, root: Int)] = []
   /// Set by `moveToDisk`: `entries` and `text` are then empty and read from there.
   private var onDisk: ItemsOnDisk?
   private var itemCount = 0
@@ -52,7 +83,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
   public subscript(position: Int) -> InputItem {
     var below = ""
-    var entry = Entry(start: 0, length: 0, root: 0, other: -1, size: 0)
+    var entry = Entry.empty
     if let onDisk {
       // Unreadable (an I/O error on the unlinked file): an item with no path, which fails.
       if let (found, path) = onDisk.entry(at: position) {
@@ -61,14 +92,19 @@ public struct InputItemList: RandomAccessCollection, Sendable {
       }
     } else {
       entry = entries[position]
-      below = String(decoding: text[entry.start..<entry.start + Int(entry.length)], as: UTF8.self)
+      below = String(decoding: Self.slice(text, entry), as: UTF8.self)
+    }
+    var rootIndex = entry.root
+    var whole: InputItem?
+    if entry.other >= 0, others.indices.contains(Int(entry.other)) {
+      (whole, rootIndex) = others[Int(entry.other)]
     }
     let root =
-      roots.indices.contains(Int(entry.root))
-      ? roots[Int(entry.root)] : Root(path: "", label: "", isDirectory: true)
+      roots.indices.contains(rootIndex)
+      ? roots[rootIndex] : Root(path: "", label: "", isDirectory: true)
     var item: InputItem
-    if entry.other >= 0, others.indices.contains(Int(entry.other)) {
-      item = others[Int(entry.other)]
+    if let whole {
+      item = whole
     } else {
       let folders = below.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       item = InputItem(
@@ -92,46 +128,58 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
   /// A plain file `below` the current (folder) root, `size` bytes.
   mutating func appendFile(below: String, size: Int64) {
-    guard let length = Int32(exactly: below.utf8.count) else {
+    guard
+      let entry = Entry(
+        start: text.count, length: below.utf8.count, root: roots.count - 1, size: size)
+    else {
       return append(
         InputItem(
           displayPath: below,
           folders: below.split(separator: "/").dropLast().map(String.init),
           location: .file(path: (roots.last?.path ?? "") + "/" + below), size: size))
     }
-    entries.append(
-      Entry(
-        start: text.count, length: length, root: Int32(roots.count - 1), other: -1, size: size))
+    entries.append(entry)
     text.append(contentsOf: below.utf8)
     itemCount = entries.count
   }
 
   /// Any item of the current root, kept whole.
   mutating func append(_ item: InputItem) {
-    let length = Int32(clamping: item.displayPath.utf8.count)
-    entries.append(
-      Entry(
-        start: text.count, length: length, root: Int32(roots.count - 1),
-        other: Int32(clamping: others.count), size: item.size))
-    text.append(contentsOf: item.displayPath.utf8.prefix(Int(length)))
-    others.append(item)
+    let entry = Entry(
+      sortKeyStart: text.count, length: item.displayPath.utf8.count,
+      other: Int32(clamping: others.count))
+    entries.append(entry)
+    text.append(contentsOf: item.displayPath.utf8.prefix(entry.length))
+    others.append((item, roots.count - 1))
     itemCount = entries.count
   }
 
   /// Sorts the items from `start` on by display path (as `String` compares them).
   mutating func sortItems(from start: Int) {
     let isASCII = text.allSatisfy { $0 < 0x80 }
-    let text = self.text
-    entries[start...].sort { lhs, rhs in
-      text.withUnsafeBufferPointer { bytes in
-        let left = UnsafeBufferPointer(rebasing: bytes[lhs.start..<lhs.start + Int(lhs.length)])
-        let right = UnsafeBufferPointer(rebasing: bytes[rhs.start..<rhs.start + Int(rhs.length)])
-        // ASCII text orders by bytes exactly as String does; anything else is compared as
-        // Strings (canonical equivalence).
-        if isASCII { return left.lexicographicallyPrecedes(right) }
-        return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
+    text.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeMutableBufferPointer { all in
+        guard start < all.count else { return }
+        // In place: no copy of the records beyond the sort's own buffer.
+        var tail = UnsafeMutableBufferPointer(rebasing: all[start...])
+        tail.sort { lhs, rhs in
+          let left = UnsafeBufferPointer(rebasing: Self.slice(bytes, lhs))
+          let right = UnsafeBufferPointer(rebasing: Self.slice(bytes, rhs))
+          // ASCII text orders by bytes exactly as String does; anything else is compared as
+          // Strings (canonical equivalence).
+          if isASCII { return left.lexicographicallyPrecedes(right) }
+          return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
+        }
       }
     }
+  }
+
+  /// The bytes of an entry's path, clamped to `text`.
+  static func slice<Bytes: RandomAccessCollection>(
+    _ text: Bytes, _ entry: Entry
+  ) -> Bytes.SubSequence where Bytes.Index == Int {
+    let end = Swift.min(entry.start + entry.length, text.endIndex)
+    return text[Swift.min(entry.start, end)..<end]
   }
 
   /// Moves the records and paths to an unlinked file in `directory`, so the list costs no memory
@@ -181,9 +229,9 @@ final class ItemsOnDisk: @unchecked Sendable {
       var chunk = Array(entries[first..<min(first + Self.chunkSize, entries.count)])
       var chunkText: [UInt8] = []
       for index in chunk.indices {
-        let start = chunk[index].start
-        chunkText += text[start..<start + Int(chunk[index].length)]
-        chunk[index].start = chunkText.count - Int(chunk[index].length)
+        let path = InputItemList.slice(text, chunk[index])
+        chunk[index].start = chunkText.count
+        chunkText += path
       }
       let recordBytes = chunk.count * MemoryLayout<Entry>.stride
       let wroteRecords = chunk.withUnsafeBytes { bytes in
@@ -222,16 +270,14 @@ final class ItemsOnDisk: @unchecked Sendable {
     }
     guard chunk.entries.indices.contains(index) else { return nil }
     let entry = chunk.entries[index]
-    let end = entry.start + Int(entry.length)
-    guard entry.start >= 0, end <= chunk.text.count else { return nil }
-    return (entry, String(decoding: chunk.text[entry.start..<end], as: UTF8.self))
+    return (entry, String(decoding: InputItemList.slice(chunk.text, entry), as: UTF8.self))
   }
 
   private func load(_ number: Int) -> Chunk? {
     guard chunkPlaces.indices.contains(number) else { return nil }
     let place = chunkPlaces[number]
     var entries = [Entry](
-      repeating: Entry(start: 0, length: 0, root: 0, other: -1, size: 0), count: place.count)
+      repeating: Entry.empty, count: place.count)
     let recordBytes = place.count * MemoryLayout<Entry>.stride
     let gotRecords = entries.withUnsafeMutableBytes { bytes in
       bytes.baseAddress.map { pread(descriptor, $0, recordBytes, off_t(place.offset)) } ?? -1
