@@ -15,7 +15,7 @@ import Foundation
 /// `inputs` is any random-access collection indexed from 0 (an array, or a list that makes its
 /// elements on demand so a long input list need not exist as values).
 public func orderedParallelMap<Inputs, Output: Sendable>(
-  _ inputs: Inputs, jobs: Int, window: Int = 256, timeout: TimeInterval? = nil,
+  _ inputs: Inputs, jobs: Int, window: Int = 64, timeout: TimeInterval? = nil,
   timedOut: ((Inputs.Element) -> Output)? = nil,
   transform: @escaping @Sendable (Inputs.Element) -> Output,
   consume: (Int, Output) throws -> Void
