@@ -5,9 +5,10 @@ import Foundation
 /// Doubles of many variables, appended in any interleaving and read back per variable in the
 /// order they were appended.
 ///
-/// Each variable buffers up to `blockCapacity` values; a full buffer is written to the spool file
-/// as one block that starts with the file offset of the variable's previous block, so the file
-/// holds a backwards chain per variable and memory holds one offset per variable. Reading a
+/// Each variable buffers up to `blockCapacity` values (the buffer is made at its first value);
+/// a full buffer is written to the spool file as one block that starts with the file offset of
+/// the variable's previous block, so the file holds a backwards chain per variable and memory
+/// holds one offset per variable. Reading a
 /// variable walks its chain and fills an array from the end: memory at the end is one
 /// variable's values at a time.
 ///
@@ -23,26 +24,52 @@ final class ValueSpool: @unchecked Sendable {
   /// Bytes before a block's values: the previous block's offset and the value count.
   private static let headerSize = 16
 
+  /// Per variable: its buffer slot (-1 until its first value), the values in that buffer, the
+  /// values written to the file and the offset of its last block there.
+  private struct Variable {
+    var slot: Int32 = -1
+    var fill: Int32 = 0
+    var spilled = 0
+    var lastBlock = ValueSpool.noBlock
+  }
+
+  // Plain storage: `append` runs for every value of every run, so no array exclusivity checks
+  // or uniqueness checks on its path.
+  private var variables: UnsafeMutablePointer<Variable>
+  private var variableCount = 0
+  private var variableCapacity = 16
+  /// `slotCount` buffers of `blockCapacity` values each.
+  private var buffers: UnsafeMutablePointer<Double>
+  private var slotCount = 0
+  private var slotCapacity = 4
+  /// Values kept in memory per variable when they cannot go to the file (no directory, or a
+  /// write failed); they come after the variable's blocks in the file.
+  private var overflow: [Int: [Double]] = [:]
+
   private var descriptor: Int32 = -1
   /// False once a write failed: later values stay in memory, earlier blocks stay readable.
   private var canSpill = true
   private var fileEnd: Int64 = 0
-  private var pending: [[Double]] = []
-  private var lastBlock: [Int64] = []
-  private var spilledCounts: [Int] = []
   /// Set when a block written earlier cannot be read back: the statistics would be incomplete.
   private(set) var failure: String?
 
   /// A spool whose file lives in `directory` (memory only when nil).
   init(directory: String?) {
-    guard let directory else { return }
-    let template = directory + "/.statistics-XXXXXX"
-    var path = Array(template.utf8CString)
+    variables = .allocate(capacity: variableCapacity)
+    buffers = .allocate(capacity: slotCapacity * Self.blockCapacity)
+    guard let directory else {
+      canSpill = false
+      return
+    }
+    var path = Array((directory + "/.statistics-XXXXXX").utf8CString)
     let descriptor = path.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }
       return mkstemp(base)
     }
-    guard descriptor >= 0 else { return }
+    guard descriptor >= 0 else {
+      canSpill = false
+      return
+    }
     path.withUnsafeBufferPointer { buffer in
       if let base = buffer.baseAddress { _ = unlink(base) }
     }
@@ -51,51 +78,77 @@ final class ValueSpool: @unchecked Sendable {
 
   deinit {
     if descriptor >= 0 { close(descriptor) }
+    variables.deinitialize(count: variableCount)
+    variables.deallocate()
+    buffers.deallocate()
   }
 
   /// A new, empty variable; its number is what `append` and `values` take.
   func makeVariable() -> Int {
-    pending.append([])
-    lastBlock.append(Self.noBlock)
-    spilledCounts.append(0)
-    return pending.count - 1
+    if variableCount == variableCapacity {
+      let larger = UnsafeMutablePointer<Variable>.allocate(capacity: variableCapacity * 2)
+      larger.moveInitialize(from: variables, count: variableCount)
+      variables.deallocate()
+      variables = larger
+      variableCapacity *= 2
+    }
+    (variables + variableCount).initialize(to: Variable())
+    variableCount += 1
+    return variableCount - 1
   }
 
   /// The number of values of `variable` so far.
   func count(of variable: Int) -> Int {
-    spilledCounts[variable] + pending[variable].count
+    guard variable >= 0, variable < variableCount else { return 0 }
+    let state = variables[variable]
+    return state.spilled + (overflow[variable]?.count ?? 0) + Int(state.fill)
   }
 
+  @inline(__always)
   func append(_ value: Double, to variable: Int) {
-    pending[variable].append(value)
-    if pending[variable].count >= Self.blockCapacity && canSpill && descriptor >= 0 {
-      spill(variable)
-    }
+    guard variable >= 0, variable < variableCount else { return }
+    let state = variables + variable
+    if state.pointee.slot < 0 { state.pointee.slot = Int32(newSlot()) }
+    let fill = Int(state.pointee.fill)
+    buffers[Int(state.pointee.slot) * Self.blockCapacity + fill] = value
+    state.pointee.fill = Int32(fill + 1)
+    if fill + 1 == Self.blockCapacity { flush(variable) }
   }
 
   /// Every value of `variable`, in the order appended.
   func values(of variable: Int) -> [Double] {
-    let tail = pending[variable]
-    let total = spilledCounts[variable] + tail.count
-    guard total > tail.count else { return tail }
+    guard variable >= 0, variable < variableCount else { return [] }
+    let state = variables[variable]
+    let kept = overflow[variable] ?? []
+    let buffered = Int(state.fill)
+    let total = state.spilled + kept.count + buffered
     var values = [Double](repeating: 0, count: total)
-    var end = total - tail.count
-    values.replaceSubrange(end..<total, with: tail)
-    var offset = lastBlock[variable]
+    var end = state.spilled
+    values.withUnsafeMutableBufferPointer { target in
+      guard let base = target.baseAddress else { return }
+      kept.withUnsafeBufferPointer { source in
+        if let from = source.baseAddress { (base + end).update(from: from, count: source.count) }
+      }
+      if state.slot >= 0 {
+        (base + end + kept.count).update(
+          from: buffers + Int(state.slot) * Self.blockCapacity, count: buffered)
+      }
+    }
+    var offset = state.lastBlock
     while offset != Self.noBlock {
       guard let header = readHeader(at: offset), header.count <= end else {
         failure = "cannot read back the statistics spool file"
         return Array(values[end...])
       }
       let start = end - header.count
+      let length = header.count * MemoryLayout<Double>.stride
       let got = values.withUnsafeMutableBytes { buffer -> Int in
         guard let base = buffer.baseAddress else { return -1 }
-        let length = header.count * MemoryLayout<Double>.stride
         return pread(
           descriptor, base + start * MemoryLayout<Double>.stride, length,
           off_t(offset) + off_t(Self.headerSize))
       }
-      guard got == header.count * MemoryLayout<Double>.stride else {
+      guard got == length else {
         failure = "cannot read back the statistics spool file"
         return Array(values[end...])
       }
@@ -105,32 +158,56 @@ final class ValueSpool: @unchecked Sendable {
     return values
   }
 
-  /// Writes the buffered values of `variable` as one block; on a write error the spool keeps
-  /// every further value in memory instead.
-  private func spill(_ variable: Int) {
-    let values = pending[variable]
-    var block = [UInt8](repeating: 0, count: Self.headerSize + values.count * 8)
+  /// A buffer slot for a variable's first value.
+  private func newSlot() -> Int {
+    if slotCount == slotCapacity {
+      let larger = UnsafeMutablePointer<Double>.allocate(
+        capacity: slotCapacity * 2 * Self.blockCapacity)
+      larger.moveInitialize(from: buffers, count: slotCount * Self.blockCapacity)
+      buffers.deallocate()
+      buffers = larger
+      slotCapacity *= 2
+    }
+    slotCount += 1
+    return slotCount - 1
+  }
+
+  /// Empties the full buffer of `variable`: one block in the file, or (without a file) into the
+  /// variable's in-memory overflow.
+  private func flush(_ variable: Int) {
+    let state = variables + variable
+    let values = UnsafeBufferPointer(
+      start: buffers + Int(state.pointee.slot) * Self.blockCapacity,
+      count: Int(state.pointee.fill))
+    if canSpill, write(values, after: state.pointee.lastBlock) {
+      state.pointee.lastBlock = fileEnd
+      fileEnd += Int64(Self.headerSize + values.count * MemoryLayout<Double>.stride)
+      state.pointee.spilled += values.count
+    } else {
+      // Disk full or no file: keep the values in memory (blocks written so far stay readable).
+      canSpill = false
+      overflow[variable, default: []].append(contentsOf: values)
+    }
+    state.pointee.fill = 0
+  }
+
+  /// Writes one block (previous offset, count, values) at the end of the file.
+  private func write(_ values: UnsafeBufferPointer<Double>, after previous: Int64) -> Bool {
+    var block = [UInt8](
+      repeating: 0, count: Self.headerSize + values.count * MemoryLayout<Double>.stride)
     block.withUnsafeMutableBytes { bytes in
-      bytes.storeBytes(of: lastBlock[variable].littleEndian, toByteOffset: 0, as: Int64.self)
+      bytes.storeBytes(of: previous.littleEndian, toByteOffset: 0, as: Int64.self)
       bytes.storeBytes(of: Int64(values.count).littleEndian, toByteOffset: 8, as: Int64.self)
-      values.withUnsafeBytes { source in
-        guard let target = bytes.baseAddress, let from = source.baseAddress else { return }
-        (target + Self.headerSize).copyMemory(from: from, byteCount: source.count)
+      if let target = bytes.baseAddress, let from = values.baseAddress {
+        (target + Self.headerSize).copyMemory(
+          from: from, byteCount: values.count * MemoryLayout<Double>.stride)
       }
     }
     let written = block.withUnsafeBytes { bytes -> Int in
       guard let base = bytes.baseAddress else { return -1 }
       return pwrite(descriptor, base, bytes.count, off_t(fileEnd))
     }
-    guard written == block.count else {
-      // Disk full or similar: stop spilling (values written so far stay readable).
-      canSpill = false
-      return
-    }
-    lastBlock[variable] = fileEnd
-    fileEnd += Int64(block.count)
-    spilledCounts[variable] += values.count
-    pending[variable].removeAll(keepingCapacity: true)
+    return written == block.count
   }
 
   private func readHeader(at offset: Int64) -> (previous: Int64, count: Int)? {

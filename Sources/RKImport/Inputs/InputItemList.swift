@@ -82,7 +82,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   public var endIndex: Int { itemCount }
 
   public subscript(position: Int) -> InputItem {
-    var below = ""
+    var below: ArraySlice<UInt8> = []
     var entry = Entry.empty
     if let onDisk {
       // Unreadable (an I/O error on the unlinked file): an item with no path, which fails.
@@ -92,7 +92,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
       }
     } else {
       entry = entries[position]
-      below = String(decoding: Self.slice(text, entry), as: UTF8.self)
+      below = Self.slice(text, entry)
     }
     var rootIndex = entry.root
     var whole: InputItem?
@@ -106,10 +106,13 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     if let whole {
       item = whole
     } else {
-      let folders = below.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+      // Split by bytes: far cheaper than by Characters, and "/" never occurs inside a name.
+      let folders = below.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        .dropLast().map { String(decoding: $0, as: UTF8.self) }
+      let path = String(decoding: below, as: UTF8.self)
       item = InputItem(
-        displayPath: below, folders: folders.map(String.init),
-        location: .file(path: root.path + "/" + below), size: entry.size)
+        displayPath: path, folders: folders, location: .file(path: root.path + "/" + path),
+        size: entry.size)
     }
     if labelsRoots {
       // Several roots may hold the same relative paths (each its README.md): name the root.
@@ -254,7 +257,7 @@ final class ItemsOnDisk: @unchecked Sendable {
   deinit { close(descriptor) }
 
   /// The record of item `position` and its path below the root; nil when unreadable.
-  func entry(at position: Int) -> (InputItemList.Entry, String)? {
+  func entry(at position: Int) -> (InputItemList.Entry, ArraySlice<UInt8>)? {
     let number = position / Self.chunkSize
     let index = position % Self.chunkSize
     lock.lock()
@@ -270,7 +273,7 @@ final class ItemsOnDisk: @unchecked Sendable {
     }
     guard chunk.entries.indices.contains(index) else { return nil }
     let entry = chunk.entries[index]
-    return (entry, String(decoding: InputItemList.slice(chunk.text, entry), as: UTF8.self))
+    return (entry, InputItemList.slice(chunk.text, entry))
   }
 
   private func load(_ number: Int) -> Chunk? {
