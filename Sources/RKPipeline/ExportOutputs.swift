@@ -7,7 +7,7 @@ import RKWrite
 
 /// Owns every writer of one run. Rows of `task_runs`, `steps`, `answers` and `inputs` stream
 /// straight to CSV (and XLSX); wide rows go to a spool until the columns are known; statistics
-/// keep per-question values. `finish()` writes the rest; every file is complete in `folder` (the
+/// keep per-question counts and spool their values. `finish()` writes the rest; every file is complete in `folder` (the
 /// run's staging folder) afterwards, and `OutputCommit` moves the set into place.
 final class ExportOutputs {
   private let options: ExportOptions

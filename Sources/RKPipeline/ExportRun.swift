@@ -9,8 +9,9 @@ import RKWrite
 /// Runs one export (design.md §4): importers → flattener → writers, streaming.
 ///
 /// Inputs are parsed on `options.jobs` threads and consumed in path order on the calling
-/// thread, so outputs are identical whatever the scheduling. Only per-question statistics and
-/// the wide tables' column sets grow with the input; wide rows wait in a spool file.
+/// thread, so outputs are identical whatever the scheduling. Memory stays flat: wide rows, the
+/// statistics' values, the run UUIDs of the duplicate check and the walked input list wait in
+/// unlinked temporary files; only counts per question and the wide tables' column sets remain.
 ///
 /// Every file is written into a staging folder and renamed into place only when the whole run
 /// completed (`OutputCommit`); `OutputLock` keeps a second run off the same folder; with
