@@ -79,24 +79,43 @@ extension KeyedArchive {
 
   /// Elements of NSArray, NSSet, NSOrderedSet objects or inline plist arrays, resolved.
   func elements(_ value: ArchiveValue, depth: Int) throws(ImportError) -> [ArchiveValue]? {
+    var result = [ArchiveValue]()
+    let isCollection = try forEachElement(of: value, depth: depth) { count in
+      result.reserveCapacity(count)
+    } body: { element in
+      result.append(element)
+    }
+    return isCollection ? result : nil
+  }
+
+  /// Calls `body` with each element of an NSArray, NSSet or NSOrderedSet object or an inline
+  /// plist array, resolved, in order, after `reserve` with their number; false when `value`
+  /// is no collection. Walks the plist array in place instead of building an array.
+  func forEachElement(
+    of value: ArchiveValue, depth: Int, reserve: (Int) -> Void,
+    body: (ArchiveValue) -> Void
+  ) throws(ImportError) -> Bool {
     switch value {
     case .inline(let header) where header.type == .array || header.type == .set:
       try spendVisit(at: nil, depth: depth)
-      var result = [ArchiveValue]()
-      result.reserveCapacity(header.count)
+      reserve(header.count)
       for index in 0..<header.count {
-        result.append(try resolve(ref: try plist.childRef(header, index), depth: depth + 1))
+        body(try resolve(ref: try plist.childRef(header, index), depth: depth + 1))
       }
-      return result
+      return true
     case .object(let object):
       switch object.foundation {
       case .array, .set:
-        guard let inner = try object.value(forKey: .nsObjects) else { return [] }
-        return try elements(inner, depth: object.depth)
-      case .orderedSet: return try orderedSetElements(object)
-      default: return nil
+        guard let inner = try object.value(forKey: .nsObjects) else { return true }
+        return try forEachElement(of: inner, depth: object.depth, reserve: reserve, body: body)
+      case .orderedSet:
+        let elements = try orderedSetElements(object)
+        reserve(elements.count)
+        for element in elements { body(element) }
+        return true
+      default: return false
       }
-    default: return nil
+    default: return false
     }
   }
 

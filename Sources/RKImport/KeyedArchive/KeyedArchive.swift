@@ -35,8 +35,8 @@ final class KeyedArchive {
   let rootUID: Int
   /// Class records, read once per class UID.
   let classes: ClassTable
-  /// Objects already resolved, by UID.
-  let objectMemo: ObjectMemo
+  /// Objects already resolved, by UID, with their key/value pairs.
+  let objects: ObjectTable
   /// Key strings already decoded, by plist object number: NSKeyedArchiver stores each key
   /// once, so every object of a class shares them.
   let keyNames: KeyNameCache
@@ -63,27 +63,29 @@ final class KeyedArchive {
     guard top.type == .dictionary else {
       throw ImportError(reason: "not a keyed archive: the top object is \(top.type.phrase)")
     }
-    var objects: PlistObjectHeader?
+    var objectArray: PlistObjectHeader?
     var topTable: PlistObjectHeader?
     var archiver: PlistObjectHeader?
     for index in 0..<top.count {
       let key = try plist.header(try plist.childRef(top, index))
       let value = try plist.header(try plist.childRef(top, top.count + index))
-      if plist.string(key, equals: "$objects") { objects = value }
+      if plist.string(key, equals: "$objects") { objectArray = value }
       if plist.string(key, equals: "$top") { topTable = value }
       if plist.string(key, equals: "$archiver") { archiver = value }
     }
-    guard archiver?.type == .string, let objects, objects.type == .array,
+    guard archiver?.type == .string, let objectArray, objectArray.type == .array,
       let topTable, topTable.type == .dictionary
     else {
       throw ImportError(reason: "not a keyed archive: $archiver, $objects or $top missing")
     }
     var refs = [Int]()
-    refs.reserveCapacity(objects.count)
-    for index in 0..<objects.count { refs.append(try plist.childRef(objects, index)) }
+    refs.reserveCapacity(objectArray.count)
+    for index in 0..<objectArray.count { refs.append(try plist.childRef(objectArray, index)) }
     objectRefs = refs
     classes = ClassTable(objectCount: refs.count)
-    objectMemo = ObjectMemo(objectCount: refs.count)
+    // Each pair stands for two references in the plist, so distinct dictionaries fit.
+    objects = ObjectTable(
+      objectCount: refs.count, pairLimit: plist.bytes.count / (2 * plist.refSize) + 16)
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
     // Allocated last: nothing throws after this, so `deinit` always frees it.
     visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -120,6 +122,7 @@ final class KeyedArchive {
   /// Resolves a plist object found inside an archive object: UIDs are followed, anything
   /// else is an inline value.
   func resolve(ref: Int, depth: Int) throws(ImportError) -> ArchiveValue {
+    if let uid = plist.inlineUID(ref) { return try value(uid: uid, depth: depth) }
     let header = try plist.header(ref)
     if header.type == .uid { return try value(uid: plist.uid(header), depth: depth) }
     if header.type == .null { return .null }
@@ -134,30 +137,32 @@ final class KeyedArchive {
         reason: "reference to object \(uid) out of range (\(objectRefs.count) objects)")
     }
     let number = Int(uid)
-    if let known = objectMemo.entry(number) {
+    if let known = objects.entry(number) {
       // Resolved before: only the visit is counted again.
       try spendVisit(at: number, depth: depth)
-      return .object(
-        ArchivedObject(
-          archive: self, uid: number, header: known.header, classIndex: known.classIndex,
-          depth: depth, foundation: classes.foundation(known.classIndex), knownKeys: known.keys))
+      return .object(ArchivedObject(archive: self, uid: number, depth: depth, resolved: known))
     }
     let header = try plist.header(objectRefs[number])
     let scan = header.type == .dictionary ? try scanKeys(header) : nil
     guard let scan, let classUID = scan.classUID else {
+      if let scan, scan.pairStart >= 0 { objects.releasePairs(from: scan.pairStart) }
       if header.type == .uid {
         throw ImportError(location: "object \(number)", reason: "a reference to a reference")
       }
       return header.type == .null ? .null : .inline(header)
     }
-    try spendVisit(at: number, depth: depth)
+    do {
+      try spendVisit(at: number, depth: depth)
+    } catch {
+      if scan.pairStart >= 0 { objects.releasePairs(from: scan.pairStart) }
+      throw error
+    }
     let classIndex = try archiveClass(uid: classUID, for: number)
-    objectMemo.remember(
-      ObjectMemo.Entry(header: header, classIndex: classIndex, keys: scan.keys), for: number)
-    return .object(
-      ArchivedObject(
-        archive: self, uid: number, header: header, classIndex: classIndex, depth: depth,
-        foundation: classes.foundation(classIndex), knownKeys: scan.keys))
+    let resolved = ResolvedObject(
+      payloadOffset: header.payloadOffset, count: header.count, classIndex: classIndex,
+      pairStart: scan.pairStart, keys: scan.keys, foundation: classes.foundation(classIndex))
+    objects.remember(resolved, for: number)
+    return .object(ArchivedObject(archive: self, uid: number, depth: depth, resolved: resolved))
   }
 
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
@@ -179,26 +184,51 @@ final class KeyedArchive {
     }
   }
 
-  /// One pass over an object dictionary's keys: the UID of its (last) `$class`, and the
-  /// `FieldKey`s it holds. A key reference out of range makes every later lookup scan.
+  /// One pass over an object dictionary's keys: the UID of its (last) `$class`, the
+  /// `FieldKey`s it holds, and its key/value pairs stored in `objects` (`pairStart` -1 when
+  /// some key or value reference is out of range or the storage is full). A key reference
+  /// out of range makes every later lookup scan.
   private func scanKeys(
     _ header: PlistObjectHeader
-  ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet) {
+  ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet, pairStart: Int) {
     var keys = FieldKeySet()
     var classEntry: Int?
-    for index in 0..<header.count {
+    var classUID: UInt64?
+    let count = header.count
+    var pairStart = objects.reservePairs(count) ?? -1
+    for index in 0..<count {
       guard let keyRef = plist.checkedChildRef(header, index) else {
-        return (try classReference(header), .all)
+        if pairStart >= 0 { objects.releasePairs(from: pairStart) }
+        return (try classReference(header), .all, -1)
       }
+      var code = KeyPair.otherCode
       if case .known(let key) = keyIDs.slot(keyRef, in: plist) {
         keys.insert(key)
-        if key == .classMarker { classEntry = index }
+        code = key.rawValue
+        if key == .classMarker {
+          classEntry = index
+          classUID = nil
+        }
+      }
+      guard pairStart >= 0 else { continue }
+      guard let valueRef = plist.checkedChildRef(header, count + index) else {
+        objects.releasePairs(from: pairStart)
+        pairStart = -1
+        continue
+      }
+      // A UID into `$objects` is decoded now, so lookups skip the value's header.
+      if let uid = plist.inlineUID(valueRef), uid < UInt64(objectRefs.count) {
+        objects.pairs[pairStart + index] = KeyPair(code: code, uid: Int(uid))
+        if classEntry == index { classUID = uid }
+      } else {
+        objects.pairs[pairStart + index] = KeyPair(code: code, ref: valueRef)
       }
     }
-    guard let classEntry else { return (nil, keys) }
+    guard let classEntry else { return (nil, keys, pairStart) }
+    if let classUID { return (classUID, keys, pairStart) }
     let value = try plist.header(try plist.childRef(header, header.count + classEntry))
-    guard value.type == .uid else { return (nil, keys) }
-    return (plist.uid(value), keys)
+    guard value.type == .uid else { return (nil, keys, pairStart) }
+    return (plist.uid(value), keys, pairStart)
   }
 
   /// The UID of `$class` in an object dictionary, or nil when it has none.
