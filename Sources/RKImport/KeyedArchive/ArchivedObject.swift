@@ -83,6 +83,15 @@ struct ArchivedObject {
     return nil
   }
 
+  /// The plist object stored in place under `key` (not a UID), when the object's pairs are
+  /// stored; nil otherwise (the caller then takes the general path).
+  @inline(__always)
+  func inlineRef(forKey key: FieldKey) -> Int? {
+    guard knownKeys.contains(key), resolved.pairStart >= 0, let pair = pair(key), !pair.isUID
+    else { return nil }
+    return pair.number
+  }
+
   /// The value under `key`: nil when absent, `.null` for `$null`.
   @inline(__always)
   func value(forKey key: FieldKey) throws(ImportError) -> ArchiveValue? {

@@ -47,6 +47,10 @@ extension KeyedArchive {
     case .inline(let header) where header.type == .date:
       return Instant(secondsSinceReferenceDate: plist.date(header))
     case .object(let object) where object.foundation == .date:
+      // The most frequent object: its real read straight from the plist.
+      if let ref = object.inlineRef(forKey: .nsTime), let seconds = plist.inlineDouble(ref) {
+        return Instant(secondsSinceReferenceDate: seconds)
+      }
       guard case .inline(let time)? = try object.value(forKey: .nsTime),
         let seconds = plist.double(time)
       else {

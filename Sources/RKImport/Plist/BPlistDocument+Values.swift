@@ -71,6 +71,16 @@ extension BPlistDocument {
     return Self.bigEndian(bytes, at: start + 1, size: size)
   }
 
+  /// The value of object `ref` when it is an 8-byte real (how NSDate stores `NS.time`), read
+  /// from its marker without a full header; nil for anything else.
+  @inline(__always)
+  func inlineDouble(_ ref: Int) -> Double? {
+    guard let start = checkedOffset(of: ref), bytes[start] == 0x23,
+      offsetTableOffset - start > 8
+    else { return nil }
+    return Double(bitPattern: Self.bigEndian(bytes, at: start + 1, size: 8))
+  }
+
   /// A data object's bytes.
   func data(_ header: PlistObjectHeader) -> [UInt8] {
     Array(bytes[header.payloadOffset..<(header.payloadOffset + header.count)])
