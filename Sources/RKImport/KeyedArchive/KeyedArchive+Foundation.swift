@@ -71,14 +71,28 @@ extension KeyedArchive {
     else {
       throw ImportError(location: "\(object.location) NS.uuidbytes", reason: "expected 16 bytes")
     }
-    let hex = Array("0123456789ABCDEF".utf8)
-    var text = [UInt8]()
-    for (index, byte) in plist.data(header).enumerated() {
-      if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-      text.append(hex[Int(byte >> 4)])
-      text.append(hex[Int(byte & 0x0F)])
+    // 36 characters written in place: no byte arrays per UUID (one per task run).
+    let start = header.payloadOffset
+    return String(unsafeUninitializedCapacity: 36) { text in
+      var written = 0
+      for index in 0..<16 {
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          text[written] = UInt8(ascii: "-")
+          written += 1
+        }
+        let byte = plist.bytes[start + index]
+        text[written] = Self.hexDigit(byte >> 4)
+        text[written + 1] = Self.hexDigit(byte & 0x0F)
+        written += 2
+      }
+      return written
     }
-    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// The upper-case hexadecimal digit of `value` (0…15).
+  @inline(__always)
+  private static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
 
   /// Elements of NSArray, NSSet, NSOrderedSet objects or inline plist arrays, resolved.
