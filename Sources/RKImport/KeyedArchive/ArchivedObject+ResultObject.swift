@@ -136,7 +136,9 @@ extension ArchivedObject: ResultObject {
         }
       }
     }
-    guard isCollection else { throw mismatch(key.name, expected: "an array of objects", found: value) }
+    guard isCollection else {
+      throw mismatch(key.name, expected: "an array of objects", found: value)
+    }
     if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
     return objects
   }
