@@ -161,7 +161,7 @@ extension ArchivedObject: ResultObject {
   func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
     // Known keys are told apart without a String; the rest (rare) go by name.
     if resolved.pairStart >= 0 {
-      let pairs = archive.objects.pairs + resolved.pairStart
+      let pairs = archive.pairs + resolved.pairStart
       for index in 0..<resolved.count {
         let code = pairs[index].code
         guard let key = FieldKey(rawValue: code), key == .classMarker || isSkipped(key) else {

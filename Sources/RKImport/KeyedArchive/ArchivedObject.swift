@@ -74,7 +74,7 @@ struct ArchivedObject {
   @inline(__always)
   private func pair(_ key: FieldKey) -> KeyPair? {
     let code = key.rawValue
-    var pair = archive.objects.pairs + resolved.pairStart
+    var pair = archive.pairs + resolved.pairStart
     let end = pair + resolved.count
     while pair < end {
       if pair.pointee.code == code { return pair.pointee }

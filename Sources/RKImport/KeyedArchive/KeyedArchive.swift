@@ -37,6 +37,8 @@ final class KeyedArchive {
   let classes: ClassTable
   /// Objects already resolved, by UID, with their key/value pairs.
   let objects: ObjectTable
+  /// `objects.pairs`, read without going through `objects` (no reference counting).
+  let pairs: UnsafeMutablePointer<KeyPair>
   /// Key strings already decoded, by plist object number: NSKeyedArchiver stores each key
   /// once, so every object of a class shares them.
   let keyNames: KeyNameCache
@@ -86,6 +88,7 @@ final class KeyedArchive {
     // Each pair stands for two references in the plist, so distinct dictionaries fit.
     objects = ObjectTable(
       objectCount: refs.count, pairLimit: plist.bytes.count / (2 * plist.refSize) + 16)
+    pairs = objects.pairs
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
     // Allocated last: nothing throws after this, so `deinit` always frees it.
     visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -191,44 +194,97 @@ final class KeyedArchive {
   private func scanKeys(
     _ header: PlistObjectHeader
   ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet, pairStart: Int) {
+    var pairStart = objects.reservePairs(header.count) ?? -1
+    let pass = plist.bytes.withUnsafeBufferPointer { buffer in
+      readPairs(header, in: buffer, into: pairStart >= 0 ? pairs + pairStart : nil)
+    }
+    if !pass.pairsComplete, pairStart >= 0 {
+      objects.releasePairs(from: pairStart)
+      pairStart = -1
+    }
+    guard !pass.keyOutOfRange else { return (try classReference(header), .all, -1) }
+    guard pass.classEntry >= 0 else { return (nil, pass.keys, pairStart) }
+    if let classUID = pass.classUID { return (classUID, pass.keys, pairStart) }
+    let value = try plist.header(try plist.childRef(header, header.count + pass.classEntry))
+    guard value.type == .uid else { return (nil, pass.keys, pairStart) }
+    return (plist.uid(value), pass.keys, pairStart)
+  }
+
+  /// What `readPairs` found in one object dictionary.
+  private struct PairPass {
     var keys = FieldKeySet()
-    var classEntry: Int?
+    /// The index of the last `$class` key, or -1.
+    var classEntry = -1
+    /// The UID under that key, when it is one within `$objects`.
     var classUID: UInt64?
+    /// A key reference is out of range (the pass stopped there).
+    var keyOutOfRange = false
+    /// Every pair was written (false when a value reference is out of range, or no storage).
+    var pairsComplete = true
+  }
+
+  /// Reads a dictionary's key and value references straight from the buffer (the ranges were
+  /// checked by `BPlistDocument.init` and `header`): each key's `FieldKey`, and each value as a
+  /// UID within `$objects` when it is one, else as its plist object number. Never throws:
+  /// whatever it cannot judge, `scanKeys` and the lookups read again through checked paths.
+  private func readPairs(
+    _ header: PlistObjectHeader, in buffer: UnsafeBufferPointer<UInt8>,
+    into pairs: UnsafeMutablePointer<KeyPair>?
+  ) -> PairPass {
+    var pass = PairPass()
+    pass.pairsComplete = pairs != nil
+    guard let base = buffer.baseAddress else {
+      pass.pairsComplete = false
+      return pass
+    }
     let count = header.count
-    var pairStart = objects.reservePairs(count) ?? -1
+    let refSize = plist.refSize
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = UInt64(plist.objectCount)
+    let uidCount = UInt64(objectRefs.count)
+    let keyRefs = header.payloadOffset
+    let valueRefs = keyRefs + count * refSize
     for index in 0..<count {
-      guard let keyRef = plist.checkedChildRef(header, index) else {
-        if pairStart >= 0 { objects.releasePairs(from: pairStart) }
-        return (try classReference(header), .all, -1)
+      let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs + index * refSize, refSize)
+      guard keyRef < objectCount else {
+        pass.keyOutOfRange = true
+        pass.pairsComplete = false
+        return pass
       }
-      var code = KeyPair.otherCode
-      if case .known(let key) = keyIDs.slot(keyRef, in: plist) {
-        keys.insert(key)
-        code = key.rawValue
-        if key == .classMarker {
-          classEntry = index
-          classUID = nil
+      // Not-a-string keys keep their own code: no lookup asks for it, and the listing of
+      // other fields reads them by name (and reports them) as for any unknown key.
+      let code = keyIDs.code(Int(keyRef), at: base, count: buffer.count, in: plist)
+      if code < KeyIDTable.firstSpecialCode {
+        pass.keys.insert(rawValue: code)
+        if code == FieldKey.classMarker.rawValue {
+          pass.classEntry = index
+          pass.classUID = nil
         }
       }
-      guard pairStart >= 0 else { continue }
-      guard let valueRef = plist.checkedChildRef(header, count + index) else {
-        objects.releasePairs(from: pairStart)
-        pairStart = -1
+      guard pass.pairsComplete, let pairs else { continue }
+      let valueRef = BPlistDocument.readBigEndian(base, at: valueRefs + index * refSize, refSize)
+      guard valueRef < objectCount else {
+        pass.pairsComplete = false
         continue
       }
       // A UID into `$objects` is decoded now, so lookups skip the value's header.
-      if let uid = plist.inlineUID(valueRef), uid < UInt64(objectRefs.count) {
-        objects.pairs[pairStart + index] = KeyPair(code: code, uid: Int(uid))
-        if classEntry == index { classUID = uid }
-      } else {
-        objects.pairs[pairStart + index] = KeyPair(code: code, ref: valueRef)
+      let start = Int(
+        BPlistDocument.readBigEndian(
+          base, at: tableStart + Int(valueRef) * offsetSize, offsetSize))
+      let marker = start >= 8 && start < tableStart ? base[start] : 0
+      let size = Int(marker & 0x0F) + 1
+      if marker >> 4 == 0x8, size <= 4, size < tableStart - start {
+        let uid = BPlistDocument.readBigEndian(base, at: start + 1, size)
+        if uid < uidCount {
+          pairs[index] = KeyPair(code: code, uid: Int(uid))
+          if pass.classEntry == index { pass.classUID = uid }
+          continue
+        }
       }
+      pairs[index] = KeyPair(code: code, ref: Int(valueRef))
     }
-    guard let classEntry else { return (nil, keys, pairStart) }
-    if let classUID { return (classUID, keys, pairStart) }
-    let value = try plist.header(try plist.childRef(header, header.count + classEntry))
-    guard value.type == .uid else { return (nil, keys, pairStart) }
-    return (plist.uid(value), keys, pairStart)
+    return pass
   }
 
   /// The UID of `$class` in an object dictionary, or nil when it has none.

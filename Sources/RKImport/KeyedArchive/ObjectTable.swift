@@ -16,13 +16,13 @@ struct ResolvedObject {
   var foundation: FoundationClass?
 }
 
-/// One key/value entry of a resolved object as one word: the key's `KeyPair.code` in the top
-/// byte, a flag telling a UID from a plist reference, and the number in the low 32 bits.
+/// One key/value entry of a resolved object as one word: the key's `KeyIDTable` code in the
+/// top byte, a flag telling a UID from a plist reference, and the number in the low 32 bits.
 struct KeyPair {
   let bits: UInt64
 
-  /// The key code of a key that is not a `FieldKey` (or not a string).
-  static let otherCode: UInt8 = 0xFF
+  /// The key code of a key that is not a `FieldKey`.
+  static let otherCode = KeyIDTable.otherCode
   private static let uidFlag: UInt64 = 1 << 32
 
   init(code: UInt8, ref: Int) { bits = UInt64(code) << 56 | UInt64(UInt32(ref)) }
