@@ -243,10 +243,12 @@ final class KeyedArchive {
     let tableStart = plist.offsetTableOffset
     let objectCount = UInt64(plist.objectCount)
     let uidCount = UInt64(objectRefs.count)
+    // Offsets below stay inside ranges `header` and `BPlistDocument.init` checked: wrapping
+    // arithmetic, no overflow checks.
     let keyRefs = header.payloadOffset
-    let valueRefs = keyRefs + count * refSize
+    let valueRefs = keyRefs &+ count &* refSize
     for index in 0..<count {
-      let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs + index * refSize, refSize)
+      let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs &+ index &* refSize, refSize)
       guard keyRef < objectCount else {
         pass.keyOutOfRange = true
         pass.pairsComplete = false
@@ -263,7 +265,7 @@ final class KeyedArchive {
         }
       }
       guard pass.pairsComplete, let pairs else { continue }
-      let valueRef = BPlistDocument.readBigEndian(base, at: valueRefs + index * refSize, refSize)
+      let valueRef = BPlistDocument.readBigEndian(base, at: valueRefs &+ index &* refSize, refSize)
       guard valueRef < objectCount else {
         pass.pairsComplete = false
         continue
@@ -271,11 +273,11 @@ final class KeyedArchive {
       // A UID into `$objects` is decoded now, so lookups skip the value's header.
       let start = Int(
         BPlistDocument.readBigEndian(
-          base, at: tableStart + Int(valueRef) * offsetSize, offsetSize))
+          base, at: tableStart &+ Int(valueRef) &* offsetSize, offsetSize))
       let marker = start >= 8 && start < tableStart ? base[start] : 0
       let size = Int(marker & 0x0F) + 1
       if marker >> 4 == 0x8, size <= 4, size < tableStart - start {
-        let uid = BPlistDocument.readBigEndian(base, at: start + 1, size)
+        let uid = BPlistDocument.readBigEndian(base, at: start &+ 1, size)
         if uid < uidCount {
           pairs[index] = KeyPair(code: code, uid: Int(uid))
           if pass.classEntry == index { pass.classUID = uid }
