@@ -142,6 +142,50 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     }
   }
 
+  func testKeyCodes_LongUnknownAndNonStringKeys() throws {
+    // A 26-byte key (stored with a separate length), an app's own key, and a key that is a
+    // number: each object has its own key strings, as in archives that do not unique them.
+    let builder = ArchiveBuilder()
+    let step = builder.object(
+      "ORKStepResult", classes: ["ORKStepResult", "ORKCollectionResult", "ORKResult"],
+      [
+        ("identifier", .string("step")), ("enabledAssistiveTechnology", .string("VoiceOver")),
+        ("appNote", .string("kept")),
+      ])
+    let results = builder.array([step])
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("results", .uid(results))])
+    let run = try XCTUnwrap(KeyedArchiveImporter.importRuns(from: builder.bytes(root: task)).first)
+    let record = try XCTUnwrap(run.steps.first)
+    XCTAssertEqual(record.identifier, "step")
+    XCTAssertEqual(
+      record.extra,
+      [
+        Field("enabledAssistiveTechnology", .string("VoiceOver")),
+        Field("appNote", .string("kept")),
+      ])
+  }
+
+  func testKeyIDTable_BufferPathAgreesWithCheckedPath() throws {
+    let objects: [PlistObject] = [
+      .string("identifier"), .string("enabledAssistiveTechnology"), .string("identifieR"),
+      .integer(7), .string("NS.time"), .string("Zürich"),
+    ]
+    let plist = try BPlistDocument(bytes: BPlistWriter.write(objects, top: 0))
+    let fast = KeyIDTable(objectCount: objects.count)
+    let checked = KeyIDTable(objectCount: objects.count)
+    for ref in objects.indices {
+      let code = plist.bytes.withUnsafeBufferPointer { buffer in
+        fast.code(ref, at: buffer.baseAddress!, count: buffer.count, in: plist)
+      }
+      XCTAssertEqual(code, checked.code(ref, in: plist), "object \(ref)")
+    }
+    XCTAssertEqual(checked.slot(0, in: plist), .known(.identifier))
+    XCTAssertEqual(checked.slot(1, in: plist), .known(.enabledAssistiveTechnology))
+    XCTAssertEqual(checked.slot(2, in: plist), .other)
+    XCTAssertEqual(checked.slot(3, in: plist), .notString)
+    XCTAssertEqual(checked.slot(4, in: plist), .known(.nsTime))
+  }
+
   func testUUIDBytes_AreUpperCaseHyphenatedText() throws {
     let builder = ArchiveBuilder()
     let bytes: [UInt8] = [
