@@ -12,7 +12,7 @@ enum FieldKeyMatcher {
   /// most lookups, hits or misses, look at one slot).
   private static let slotCount = 1024
 
-  private struct Table: @unchecked Sendable {
+  struct Table: @unchecked Sendable {
     /// `wordsPerKey` words per key, in `FieldKey.allCases` order.
     let words: UnsafeMutablePointer<UInt64>
     /// Each key's length.
@@ -25,7 +25,7 @@ enum FieldKeyMatcher {
   }
 
   /// Built once and never freed (a few kilobytes for the process).
-  private static let table: Table = {
+  static let table: Table = {
     let cases = FieldKey.allCases
     let words = UnsafeMutablePointer<UInt64>.allocate(capacity: cases.count * wordsPerKey)
     words.initialize(repeating: 0, count: cases.count * wordsPerKey)
@@ -84,6 +84,14 @@ enum FieldKeyMatcher {
   /// readable.
   @inline(__always)
   static func key(loadingFrom bytes: UnsafeRawPointer, count: Int) -> FieldKey? {
+    key(loadingFrom: bytes, count: count, in: table)
+  }
+
+  /// `key(loadingFrom:count:)` with `table` fetched once by a caller matching many keys.
+  @inline(__always)
+  static func key(
+    loadingFrom bytes: UnsafeRawPointer, count: Int, in table: Table
+  ) -> FieldKey? {
     let masks = table.masks + count * wordsPerKey
     let words = (
       bytes.loadUnaligned(as: UInt64.self) & masks[0],
@@ -91,15 +99,14 @@ enum FieldKeyMatcher {
       bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self) & masks[2],
       bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self) & masks[3]
     )
-    return key(words: words, count: count)
+    return key(words: words, count: count, in: table)
   }
 
   /// The key whose zero-padded bytes are `input` (in memory order), or nil.
   @inline(__always)
   private static func key(
-    words input: (UInt64, UInt64, UInt64, UInt64), count: Int
+    words input: (UInt64, UInt64, UInt64, UInt64), count: Int, in table: Table = table
   ) -> FieldKey? {
-    let table = Self.table
     var slot = hash(input, count: count)
     while true {
       let entry = Int(table.slots[slot])

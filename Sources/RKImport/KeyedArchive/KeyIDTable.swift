@@ -66,7 +66,8 @@ final class KeyIDTable {
   /// share key strings between objects (each object has its own) read every key this way.
   @inline(__always)
   func code(
-    _ ref: Int, at base: UnsafePointer<UInt8>, count: Int, in plist: BPlistDocument
+    _ ref: Int, at base: UnsafePointer<UInt8>, count: Int, in plist: BPlistDocument,
+    matching matcher: FieldKeyMatcher.Table
   ) -> UInt8 {
     if ref < capacity {
       let cached = codes[ref]
@@ -80,7 +81,8 @@ final class KeyIDTable {
     let length = Int(marker & 0x0F)
     if marker >> 4 == 0x5, length != 0x0F, length < tableStart - start, start + 33 <= count {
       // The offset table follows the objects, so 32 bytes after the marker are readable.
-      let key = FieldKeyMatcher.key(loadingFrom: UnsafeRawPointer(base + start + 1), count: length)
+      let key = FieldKeyMatcher.key(
+        loadingFrom: UnsafeRawPointer(base + start + 1), count: length, in: matcher)
       code = key?.rawValue ?? Self.otherCode
     } else {
       code = Self.code(of: Self.read(ref, in: plist))

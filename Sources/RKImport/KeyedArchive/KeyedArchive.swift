@@ -170,10 +170,18 @@ final class KeyedArchive {
 
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
   /// `number` is the archive object being entered (nil for an inline container).
+  @inline(__always)
   func spendVisit(at number: Int?, depth: Int) throws(ImportError) {
-    // The place is text only when an error needs it: this runs once per object.
-    var place: String { number.map { "object \($0)" } ?? "" }
     visitsLeft.pointee -= 1
+    // The common case inline; the checks that name the place out of line.
+    if visitsLeft.pointee > 0, depth <= Self.maximumDepth { return }
+    try refuseVisit(at: number, depth: depth)
+  }
+
+  /// The error for a visit over the budget or the depth cap, naming a cycle when there is one.
+  private func refuseVisit(at number: Int?, depth: Int) throws(ImportError) {
+    // The place is text only when an error needs it.
+    var place: String { number.map { "object \($0)" } ?? "" }
     guard visitsLeft.pointee > 0 else {
       throw ImportError(
         location: place, reason: "too many object visits (shared objects nested too often)")
@@ -245,6 +253,7 @@ final class KeyedArchive {
     let uidCount = UInt64(objectRefs.count)
     // Offsets below stay inside ranges `header` and `BPlistDocument.init` checked: wrapping
     // arithmetic, no overflow checks.
+    let matcher = FieldKeyMatcher.table
     let keyRefs = header.payloadOffset
     let valueRefs = keyRefs &+ count &* refSize
     for index in 0..<count {
@@ -256,7 +265,8 @@ final class KeyedArchive {
       }
       // Not-a-string keys keep their own code: no lookup asks for it, and the listing of
       // other fields reads them by name (and reports them) as for any unknown key.
-      let code = keyIDs.code(Int(keyRef), at: base, count: buffer.count, in: plist)
+      let code = keyIDs.code(
+        Int(keyRef), at: base, count: buffer.count, in: plist, matching: matcher)
       if code < KeyIDTable.firstSpecialCode {
         pass.keys.insert(rawValue: code)
         if code == FieldKey.classMarker.rawValue {
