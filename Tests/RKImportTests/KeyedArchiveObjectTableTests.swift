@@ -175,7 +175,9 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     let checked = KeyIDTable(objectCount: objects.count)
     for ref in objects.indices {
       let code = plist.bytes.withUnsafeBufferPointer { buffer in
-        fast.code(ref, at: buffer.baseAddress!, count: buffer.count, in: plist)
+        fast.code(
+          ref, at: buffer.baseAddress!, count: buffer.count, in: plist,
+          matching: FieldKeyMatcher.table)
       }
       XCTAssertEqual(code, checked.code(ref, in: plist), "object \(ref)")
     }
