@@ -15,10 +15,10 @@ struct PreparedRun: Sendable {
   var answersCSV: [UInt8] = []
   var stepCount = 0
   var answerCount = 0
-  /// The same rows as cells, kept only when a workbook is written too.
-  var taskRunRow: [Cell]?
-  var stepRows: [[Cell]]?
-  var answerRows: [[Cell]]?
+  /// The same rows encoded for the workbook's sheets, only when a workbook is written too.
+  var taskRunSheetRows: XLSXRows?
+  var stepSheetRows: XLSXRows?
+  var answerSheetRows: XLSXRows?
 }
 
 /// An input's runs, prepared, and how many `--since` left out.
@@ -80,9 +80,10 @@ struct RunPreparer: Sendable {
     prepared.stepCount = stepRows.count
     prepared.answerCount = answerRows.count
     if options.writeXLSX {
-      prepared.taskRunRow = taskRunRow
-      prepared.stepRows = stepRows
-      prepared.answerRows = answerRows
+      let zone = options.timeZone
+      prepared.taskRunSheetRows = XLSXRows(encoding: [taskRunRow], timeZone: zone)
+      prepared.stepSheetRows = XLSXRows(encoding: stepRows, timeZone: zone)
+      prepared.answerSheetRows = XLSXRows(encoding: answerRows, timeZone: zone)
     }
     return prepared
   }
