@@ -26,7 +26,7 @@ public final class XLSXWriterThread: @unchecked Sendable {
   private var finished = false
   private var syncWaiters = 0
 
-  public init(capacity: Int = 256) {
+  public init(capacity: Int = 64) {
     self.capacity = max(capacity, 1)
     let thread = Thread { [self] in run() }
     thread.name = "rkexport.xlsx"
@@ -112,6 +112,8 @@ public final class XLSXWriterThread: @unchecked Sendable {
       return nil
     }
     let job = jobs[next]
+    // Release the job's data now, not when the front of the queue is dropped.
+    jobs[next] = {}
     next += 1
     if next >= 1024 && next * 2 >= jobs.count {
       jobs.removeSubrange(..<next)
