@@ -53,6 +53,11 @@ public struct XLSXRows: Sendable {
   /// Encodes `rows` in the workbook's zone.
   public init(encoding rows: [[Cell]], timeZone: TimeZoneRule) {
     self.timeZone = timeZone
+    let cells = rows.count * (rows.first?.count ?? 0)
+    entries.reserveCapacity(cells)
+    text.reserveCapacity(cells * 16)
+    rowEnds.reserveCapacity(rows.count)
+    rowWidths.reserveCapacity(rows.count)
     for row in rows { append(row) }
   }
 
@@ -198,17 +203,60 @@ private struct PlainScan {
   init() {}
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    // Eight bytes at a time: most text has no NUL, underscore, CR or non-ASCII byte at all.
+    if let high = Self.highBitsIfOrdinary(bytes) {
+      isPlain = true
+      isASCII = high & 0x80 == 0
+    } else {
+      self = Self.bytewise(bytes)
+    }
+  }
+
+  /// 0x80 when any byte is non-ASCII, else 0; nil when a NUL, underscore or CR occurs (or the buffer has no
+  /// address): then the exact check must look.
+  private static func highBitsIfOrdinary(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    guard let base = UnsafeRawPointer(bytes.baseAddress) else { return nil }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let underscores = ones &* UInt64(UInt8(ascii: "_"))
+    let returns = ones &* UInt64(UInt8(ascii: "\r"))
+    func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+    var index = 0
+    var high: UInt64 = 0
+    var special = false
+    while index + 8 <= bytes.count {
+      let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      high |= word
+      special =
+        special || hasZeroByte(word) || hasZeroByte(word ^ underscores)
+        || hasZeroByte(word ^ returns)
+      index += 8
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      high |= UInt64(byte)
+      special = special || byte == 0 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "\r")
+      index += 1
+    }
+    guard !special else { return nil }
+    return high & highs == 0 ? 0 : 0x80
+  }
+
+  /// The exact check, one byte at a time.
+  private static func bytewise(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainScan {
+    var scan = PlainScan()
     var previousUnderscore = false
     var highBits: UInt8 = 0
     var carriageReturn = false
     for byte in bytes {
-      if byte == 0 { return }
-      if previousUnderscore && (byte | 0x20) == UInt8(ascii: "x") { return }
+      if byte == 0 { return scan }
+      if previousUnderscore && (byte | 0x20) == UInt8(ascii: "x") { return scan }
       previousUnderscore = byte == UInt8(ascii: "_")
       highBits |= byte
       carriageReturn = carriageReturn || byte == UInt8(ascii: "\r")
     }
-    isPlain = true
-    isASCII = highBits < 0x80 && !carriageReturn
+    scan.isPlain = true
+    scan.isASCII = highBits < 0x80 && !carriageReturn
+    return scan
   }
 }
