@@ -5,8 +5,9 @@ import RKTable
 /// Table rows encoded for a workbook sheet: every cell already decided (number, date serial,
 /// boolean or string), text escaped, cut to Excel's limit and NUL-terminated in one byte buffer.
 ///
-/// Encoding is the costly part of writing a cell and needs no workbook, so it can run on the
-/// threads that parse inputs; `XLSXTableSheet.write(_:)` then makes one library call per cell.
+/// Deciding and copying the cells needs no workbook, so it can run on the threads that parse
+/// inputs; `XLSXTableSheet.write(_:)` then makes only one library call per cell on the thread
+/// that owns the workbook.
 /// The zone given here must be the workbook's (`XLSXWorkbook.Options.timeZone`).
 ///
 /// ```swift
