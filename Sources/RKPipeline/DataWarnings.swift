@@ -44,38 +44,35 @@ struct DataWarnings {
     for (uuid, file) in knownUUIDs { remember(uuid, FirstSeen(file: file, number: 0)) }
   }
 
-  /// The warnings for one run, each naming its source; `file` is the run's input file (runs of
-  /// one file share that string's storage, so the duplicate index costs no string per run).
-  mutating func check(_ run: TaskRun, file input: String) -> [LogEvent] {
+  /// The warnings for one run, each naming its source.
+  mutating func check(_ run: CheckedRun) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source
     if let start = run.startDate, let end = run.endDate, end < start {
       events += event("end_before_start", file, "task run ends before it starts")
     }
-    let dates = [run.startDate, run.endDate].compactMap { $0 }
-    if dates.contains(where: { $0 > latestPlausible }) {
+    if run.hasDate(where: { $0 > latestPlausible }) {
       events += event("date_in_future", file, "task run dated in the future")
     }
-    if dates.contains(where: { $0 < DataWarnings.earliestPlausible }) {
+    if run.hasDate(where: { $0 < DataWarnings.earliestPlausible }) {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
-      if let first = firstSeen(uuid), first.source != file {
+      let first = run.uuidBits.map { seenUUIDs[$0] } ?? seenOtherIDs[uuid]
+      if let first, first.source != file {
         events += event(
           "duplicate_task_run", file,
           "task run \(uuid) was already exported from \(first.source); both are kept")
-      } else {
-        // `file` is `input` or `input#N`: keep the shared `input` and the number.
-        let number = file == input ? 0 : Int32(file.dropFirst(input.count + 1)) ?? 0
-        remember(uuid, FirstSeen(file: number == 0 ? file : input, number: number))
+      } else if first == nil {
+        let entry = FirstSeen(file: run.number == 0 ? file : run.file, number: run.number)
+        if let bits = run.uuidBits {
+          seenUUIDs[bits] = entry
+        } else {
+          seenOtherIDs[uuid] = entry
+        }
       }
     }
     return events
-  }
-
-  private func firstSeen(_ uuid: String) -> FirstSeen? {
-    if let bits = UUIDBits(uuid) { return seenUUIDs[bits] }
-    return seenOtherIDs[uuid]
   }
 
   private mutating func remember(_ uuid: String, _ entry: FirstSeen) {
@@ -105,6 +102,62 @@ struct DataWarnings {
         "warning", level: .warning, message: "\(file): \(text)",
         fields: [("kind", .text(kind)), ("path", .text(file))])
     ]
+  }
+}
+
+/// What the checks and the state file read of a task run, taken on the parsing thread so the
+/// run itself need not reach the writing thread.
+struct CheckedRun: Sendable {
+  var source: String
+  var runUUID: String?
+  var startDate: Instant?
+  var endDate: Instant?
+  /// The run's input file (a string shared by all its runs) and the run's number in it: 0
+  /// when `source` is the file itself, else N of `file#N`.
+  var file: String
+  var number: Int32
+  /// The run UUID's bits when it is an RFC 4122 UUID.
+  var uuidBits: UUIDBits?
+
+  init(_ run: TaskRun, file: String) {
+    source = run.source
+    runUUID = run.runUUID
+    startDate = run.startDate
+    endDate = run.endDate
+    self.file = file
+    number = CheckedRun.runNumber(source: run.source, file: file)
+    uuidBits = run.runUUID.flatMap(UUIDBits.init)
+  }
+
+  /// N when `source` is `file#N`, else 0. Reads bytes when `file` is plain ASCII without CR
+  /// (one Character per byte) and N is digits; otherwise counts Characters.
+  static func runNumber(source: String, file: String) -> Int32 {
+    if source == file { return 0 }
+    var source = source
+    var file = file
+    let fromBytes: Int32? = source.withUTF8 { sourceBytes in
+      file.withUTF8 { fileBytes -> Int32? in
+        let prefix = fileBytes.count
+        guard sourceBytes.count > prefix + 1, sourceBytes[prefix] == UInt8(ascii: "#"),
+          !fileBytes.contains(where: { $0 >= 0x80 || $0 == 0x0D }),
+          sourceBytes.prefix(prefix).elementsEqual(fileBytes)
+        else { return nil }
+        var value: Int64 = 0
+        for byte in sourceBytes[(prefix + 1)...] {
+          guard byte >= 0x30 && byte <= 0x39 else { return nil }
+          value = value * 10 + Int64(byte - 0x30)
+          // Beyond Int32 the text is no Int32: no number.
+          if value > Int64(Int32.max) { return 0 }
+        }
+        return Int32(value)
+      }
+    }
+    return fromBytes ?? Int32(source.dropFirst(file.count + 1)) ?? 0
+  }
+
+  /// True when the start or end date is recorded and passes `test`.
+  func hasDate(where test: (Instant) -> Bool) -> Bool {
+    startDate.map(test) == true || endDate.map(test) == true
   }
 }
 

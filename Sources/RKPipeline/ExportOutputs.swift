@@ -76,16 +76,17 @@ final class ExportOutputs {
     try steps.writeRendered(prepared.stepsCSV, rowCount: prepared.stepCount)
     try answers.writeRendered(prepared.answersCSV, rowCount: prepared.answerCount)
     try writeToWorkbook(prepared)
-    try spool.append(pivot.add(prepared.run).spoolCells)
-    statistics.add(prepared.run)
+    try addDerivedOnly(prepared)
     return prepared.answerCount
   }
 
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
-  func addDerivedOnly(_ run: TaskRun) throws {
-    try spool.append(pivot.add(run).spoolCells)
-    statistics.add(run)
+  func addDerivedOnly(_ prepared: PreparedRun) throws {
+    if let wide = prepared.wide {
+      try spool.append(wide.row, filling: pivot.register(wide.contribution))
+    }
+    statistics.add(prepared.statistics)
   }
 
   func addInput(_ record: InputRecord) throws {

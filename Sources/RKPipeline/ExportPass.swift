@@ -86,8 +86,9 @@ struct ExportPass {
           return Found(outcome: outcome, hash: hash, prepared: nil)
         }
         // Runs that only feed wide tables and statistics need no long rows.
-        let rows = !(piece.role == .derivedOnly || touched)
-        let prepared = preparer.prepare(input, item: piece.item, rows: rows)
+        let derived = piece.role == .derivedOnly || touched
+        let prepared = preparer.prepare(
+          input, item: piece.item, for: derived ? .derived : .everything)
         return Found(outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
@@ -121,7 +122,7 @@ struct ExportPass {
       }
       if let prepared = found.prepared {
         report.runsBeforeSince += prepared.runsBeforeSince
-        for run in prepared.runs { try outputs.addDerivedOnly(run.run) }
+        for run in prepared.runs { try outputs.addDerivedOnly(run) }
       }
       return
     }
@@ -140,15 +141,15 @@ struct ExportPass {
     switch outcome {
     case .imported(let input):
       var answers = 0
-      let prepared = found.prepared ?? preparer.prepare(input, item: item, rows: true)
+      let prepared = found.prepared ?? preparer.prepare(input, item: item, for: .everything)
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
-        for event in warnings.check(ready.run, file: item.displayPath) {
+        for event in warnings.check(ready.checked) {
           report.dataWarnings += 1
           log.log(event)
         }
-        if let uuid = ready.run.runUUID { uuids.append(uuid) }
+        if let uuid = ready.checked.runUUID { uuids.append(uuid) }
         answers += try outputs.add(ready)
       }
       report.filesOK += 1

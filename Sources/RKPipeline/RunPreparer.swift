@@ -6,9 +6,12 @@ import RKTable
 import RKTidy
 import RKWrite
 
-/// One run made ready for the writers.
+/// One run made ready for the writers: everything the writing thread needs, worked out on a
+/// parsing thread, so that thread only appends bytes and adds up small arrays. The `TaskRun`
+/// itself stays (and is freed) on the parsing thread.
 struct PreparedRun: Sendable {
-  var run: TaskRun
+  /// What the data checks and the state file read of the run.
+  var checked: CheckedRun
   /// CSV bytes of its task_runs, steps and answers rows, formatted like `CSVWriter.write`.
   var taskRunCSV: [UInt8] = []
   var stepsCSV: [UInt8] = []
@@ -19,6 +22,16 @@ struct PreparedRun: Sendable {
   var taskRunSheetRows: XLSXRows?
   var stepSheetRows: XLSXRows?
   var answerSheetRows: XLSXRows?
+  /// Its share of the wide tables; nil when only statistics were asked for.
+  var wide: WideShare?
+  var statistics: StatisticsContribution
+}
+
+/// A run's share of the wide tables and its spool row (a `WidePartialRow`: task id, run
+/// cells, then (key, value) pairs whose keys `WidePivot.register` assigns).
+struct WideShare: Sendable {
+  var contribution: WideRunContribution
+  var row: EncodedSpoolRow
 }
 
 /// An input's runs, prepared, and how many `--since` left out.
@@ -29,6 +42,16 @@ struct PreparedInput: Sendable {
 
 /// Prepares runs on any thread: a value type holding only immutable settings.
 struct RunPreparer: Sendable {
+  /// What a run is prepared for.
+  enum Output {
+    /// Long-table rows, wide tables and statistics: a run exported now.
+    case everything
+    /// Wide tables and statistics: a run whose rows an earlier export wrote (--append).
+    case derived
+    /// Statistics only (`rkexport stats`).
+    case statistics
+  }
+
   let options: ExportOptions
   let privacy: PrivacyFilter
   let definitions: [String: TaskDefinition]
@@ -48,9 +71,8 @@ struct RunPreparer: Sendable {
   }
 
   /// The file's runs with participant and source set, minus those --since leaves out, with
-  /// privacy applied; rows flattened and formatted unless `rows` is false (runs that only feed
-  /// the wide tables and statistics).
-  func prepare(_ input: ImportedInput, item: InputItem, rows: Bool) -> PreparedInput {
+  /// privacy applied, made ready for `output`.
+  func prepare(_ input: ImportedInput, item: InputItem, for output: Output) -> PreparedInput {
     var prepared = PreparedInput()
     let participant = options.participantRule.participantID(for: item)
     for (number, var run) in input.runs.enumerated() {
@@ -64,27 +86,60 @@ struct RunPreparer: Sendable {
         }
       }
       run = privacy.apply(run, definition: definitions[run.taskIdentifier])
-      prepared.runs.append(rows ? render(run) : PreparedRun(run: run))
+      prepared.runs.append(prepare(run, file: item.displayPath, for: output))
     }
     return prepared
   }
 
-  private func render(_ run: TaskRun) -> PreparedRun {
-    var prepared = PreparedRun(run: run)
-    let taskRunRow = flattener.taskRunRow(run)
-    let stepRows = flattener.stepRows(run)
-    let answerRows = flattener.answerRows(run)
-    renderer.append(taskRunRow, to: &prepared.taskRunCSV)
-    for row in stepRows { renderer.append(row, to: &prepared.stepsCSV) }
-    for row in answerRows { renderer.append(row, to: &prepared.answersCSV) }
-    prepared.stepCount = stepRows.count
-    prepared.answerCount = answerRows.count
+  private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
+    var prepared = PreparedRun(
+      checked: CheckedRun(run, file: file), statistics: StatisticsContribution(run))
+    guard output != .statistics else { return prepared }
+    prepared.wide = wideShare(run)
+    guard output == .everything else { return prepared }
     if options.writeXLSX {
+      // The workbook needs cells; the CSV bytes are rendered from the same cells.
+      let taskRunRow = flattener.taskRunRow(run)
+      let stepRows = flattener.stepRows(run)
+      let answerRows = flattener.answerRows(run)
+      renderer.append(taskRunRow, to: &prepared.taskRunCSV)
+      for row in stepRows { renderer.append(row, to: &prepared.stepsCSV) }
+      for row in answerRows { renderer.append(row, to: &prepared.answersCSV) }
+      prepared.stepCount = stepRows.count
+      prepared.answerCount = answerRows.count
       let zone = options.timeZone
       prepared.taskRunSheetRows = XLSXRows(encoding: [taskRunRow], timeZone: zone)
       prepared.stepSheetRows = XLSXRows(encoding: stepRows, timeZone: zone)
       prepared.answerSheetRows = XLSXRows(encoding: answerRows, timeZone: zone)
+      return prepared
     }
+    // Capacities: typical row lengths, so the buffers rarely grow.
+    var taskRunRow = makeBuilder(capacity: 256)
+    flattener.appendTaskRunRow(run, to: &taskRunRow)
+    prepared.taskRunCSV = taskRunRow.bytes
+    var stepRows = makeBuilder(capacity: 160 * run.steps.count)
+    prepared.stepCount = flattener.appendStepRows(run, to: &stepRows)
+    prepared.stepsCSV = stepRows.bytes
+    var answerRows = makeBuilder(capacity: 256 * flattener.answerRowCount(run))
+    prepared.answerCount = flattener.appendAnswerRows(run, to: &answerRows)
+    prepared.answersCSV = answerRows.bytes
     return prepared
+  }
+
+  private func wideShare(_ run: TaskRun) -> WideShare {
+    let wide = WideRunContribution(run, flattener: flattener)
+    var row = EncodedSpoolRow(cellCount: 1 + wide.runCells.count + 2 * wide.pairValues.count)
+    row.append(.text(wide.taskID))
+    for cell in wide.runCells { row.append(cell) }
+    for value in wide.pairValues {
+      row.appendPlaceholder()
+      row.append(value)
+    }
+    row.finish()
+    return WideShare(contribution: wide, row: row)
+  }
+
+  private func makeBuilder(capacity: Int) -> CSVRowBuilder {
+    CSVRowBuilder(timeZone: options.timeZone, excelSafe: options.excelSafe, capacity: capacity)
   }
 }

@@ -32,9 +32,9 @@ public struct StatsRun {
       switch outcome {
       case .imported(let input):
         report.filesOK += 1
-        for prepared in preparer.prepare(input, item: items[index], rows: false).runs {
+        for prepared in preparer.prepare(input, item: items[index], for: .statistics).runs {
           report.taskRuns += 1
-          collector.add(prepared.run)
+          collector.add(prepared.statistics)
         }
       case .failed(_, let error):
         report.filesFailed += 1

@@ -134,3 +134,88 @@ public struct CivilTime: Sendable, Equatable {
     append2(day, to: &bytes)
   }
 }
+
+/// Appends instants as `ISO8601.append` does, remembering the date text of the last day:
+/// the instants of one run mostly fall on one day, and the calendar conversion is the costly
+/// part. The text is assembled in four words and appended at once. One per thread (a mutable
+/// value).
+public struct ISO8601Writer: Sendable {
+  private var cachedDay = Int64.min
+  /// `YYYY-MM-` of `cachedDay` as eight bytes, and `DD` as two (little-endian byte order).
+  private var cachedDateHead: UInt64 = 0
+  private var cachedDateTail: UInt64 = 0
+
+  public init() {}
+
+  /// Appends `YYYY-MM-DDTHH:MM:SS.mmm` and `Z` or `±HH:MM`, like `ISO8601.append`.
+  public mutating func append(
+    millisecondsSince1970 ms: Int64, offsetSeconds: Int, to bytes: inout ByteWriter
+  ) {
+    guard offsetSeconds.magnitude < 1_000_000 else { return }
+    let (local, overflow) = ms.addingReportingOverflow(Int64(offsetSeconds) * 1000)
+    guard !overflow else { return }
+    var day = local / 86_400_000
+    var msOfDay = Int(local % 86_400_000)
+    if msOfDay < 0 {
+      msOfDay += 86_400_000
+      day -= 1
+    }
+    if day != cachedDay {
+      let date = CivilTime(millisecondsSince1970: local)
+      guard date.year >= 0 && date.year <= 9999 else {
+        // Five-digit and negative years are rare: the general path writes them.
+        var text: [UInt8] = []
+        ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offsetSeconds, to: &text)
+        return bytes.append(text)
+      }
+      let year = date.year
+      cachedDateHead =
+        Self.digit(year / 1000) | Self.digit(year / 100) << 8 | Self.digit(year / 10) << 16
+        | Self.digit(year) << 24 | Self.dash << 32 | Self.digit(date.month / 10) << 40
+        | Self.digit(date.month) << 48 | Self.dash << 56
+      cachedDateTail = Self.digit(date.day / 10) | Self.digit(date.day) << 8
+      cachedDay = day
+    }
+    let hour = msOfDay / 3_600_000
+    let minute = msOfDay / 60_000 % 60
+    let second = msOfDay / 1000 % 60
+    let millis = msOfDay % 1000
+    // Bytes 8–15 `DDTHH:MM`, 16–23 `:SS.mmmZ` (or the offset's sign), 24–28 `HH:MM`.
+    var words: (UInt64, UInt64, UInt64, UInt64) = (cachedDateHead, 0, 0, 0)
+    words.1 =
+      cachedDateTail | UInt64(UInt8(ascii: "T")) << 16 | Self.digit(hour / 10) << 24
+      | Self.digit(hour) << 32 | Self.colon << 40 | Self.digit(minute / 10) << 48
+      | Self.digit(minute) << 56
+    words.2 =
+      Self.colon | Self.digit(second / 10) << 8 | Self.digit(second) << 16
+      | UInt64(UInt8(ascii: ".")) << 24 | Self.digit(millis / 100) << 32
+      | Self.digit(millis / 10) << 40 | Self.digit(millis) << 48
+    var length = 24
+    if offsetSeconds == 0 {
+      words.2 |= UInt64(UInt8(ascii: "Z")) << 56
+    } else {
+      words.2 |= UInt64(UInt8(ascii: offsetSeconds < 0 ? "-" : "+")) << 56
+      let minutes = abs(offsetSeconds) / 60
+      words.3 =
+        Self.digit(minutes / 600) | Self.digit(minutes / 60) << 8 | Self.colon << 16
+        | Self.digit(minutes % 60 / 10) << 24 | Self.digit(minutes % 60) << 32
+      length = 29
+    }
+    words.0 = words.0.littleEndian
+    words.1 = words.1.littleEndian
+    words.2 = words.2.littleEndian
+    words.3 = words.3.littleEndian
+    withUnsafeBytes(of: &words) { text in
+      bytes.append(UnsafeRawBufferPointer(rebasing: text[0..<length]))
+    }
+  }
+
+  private static var dash: UInt64 { UInt64(UInt8(ascii: "-")) }
+  private static var colon: UInt64 { UInt64(UInt8(ascii: ":")) }
+
+  /// The ASCII digit of `value`'s last decimal digit, as a word to shift into place.
+  @inline(__always)
+  private static func digit(_ value: Int) -> UInt64 {
+    UInt64(48 + value % 10)
+  }
+}

@@ -28,47 +28,53 @@ struct AnswerEncoder: Sendable {
   /// One entry per answers row; skipped and don't-know answers give one empty entry.
   /// `className` labels generic fields in their JSON (`"_class"`), so the result kind is kept.
   func values(of answer: Answer, className: String? = nil) -> [AnswerValue] {
+    var values: [AnswerValue] = []
+    forEachValue(of: answer, className: className) { values.append($0) }
+    return values
+  }
+
+  /// Calls `body` with each entry `values(of:className:)` returns, in order, without an array.
+  func forEachValue(
+    of answer: Answer, className: String? = nil, _ body: (AnswerValue) -> Void
+  ) {
     switch answer {
     case .skipped, .dontKnow:
-      return [AnswerValue()]
+      body(AnswerValue())
     case .boolean(let flag):
-      return [AnswerValue(value: .bool(flag), number: .integer(flag ? 1 : 0))]
+      body(AnswerValue(value: .bool(flag), number: .integer(flag ? 1 : 0)))
     case .choices(let choices), .components(let choices, _):
-      guard !choices.isEmpty else { return [AnswerValue()] }
-      return choices.map(choiceValue)
+      guard !choices.isEmpty else { return body(AnswerValue()) }
+      for choice in choices { body(choiceValue(choice)) }
     case .scale(let number), .sesRung(let number):
-      return [AnswerValue(value: Self.cell(number), number: Self.cell(number))]
+      body(AnswerValue(value: Self.cell(number), number: Self.cell(number)))
     case .numeric(let number, let unit, let displayUnit):
       let unitText = unit ?? displayUnit
-      return [
+      body(
         AnswerValue(
           value: Self.cell(number), number: Self.cell(number),
-          unit: unitText.map { .text($0) } ?? .empty)
-      ]
+          unit: unitText.map { .text($0) } ?? .empty))
     case .text(let text):
-      return [AnswerValue(value: .text(text))]
+      body(AnswerValue(value: .text(text)))
     case .date(let date):
-      return [dateValue(date)]
+      body(dateValue(date))
     case .timeOfDay(let time):
-      return [
+      body(
         AnswerValue(
-          value: .text(Self.clockText(time)), number: .integer(Int64(time.secondsSinceMidnight)))
-      ]
+          value: .text(Self.clockText(time)), number: .integer(Int64(time.secondsSinceMidnight))))
     case .timeInterval(let seconds):
       let number = Self.cell(NumberValue(seconds))
-      return [AnswerValue(value: number, number: number)]
+      body(AnswerValue(value: number, number: number))
     case .location(let location):
-      return [locationValue(location)]
+      body(locationValue(location))
     case .file(let file):
-      return [
+      body(
         AnswerValue(
           value: file.path.map { .text($0) } ?? .empty,
-          contentType: file.contentType.map { .text($0) } ?? .empty)
-      ]
+          contentType: file.contentType.map { .text($0) } ?? .empty))
     case .fields(let fields):
       let object: KeyedValue =
         className.map { .object(className: $0, fields: fields) } ?? .dictionary(fields)
-      return [AnswerValue(value: .text(object.jsonText))]
+      body(AnswerValue(value: .text(object.jsonText)))
     }
   }
 

@@ -34,47 +34,118 @@ public struct Flattener: Sendable {
 
   /// The run's `task_runs` row.
   public func taskRunRow(_ run: TaskRun) -> [Cell] {
-    var appVersion: Cell = .empty
-    var otherMetadata: [Field] = []
-    for field in run.metadata {
-      if case .empty = appVersion, field.name == "appVersion", case .string(let text) = field.value
-      {
-        appVersion = .text(text)
-      } else {
-        otherMetadata.append(field)
-      }
-    }
-    let device = run.device
-    return runKey(run) + [
-      instantCell(run.startDate), instantCell(run.endDate), secondsCell(run.durationSeconds),
-      .integer(Int64(run.steps.count)), .text(run.source),
-      textCell(device?.product), textCell(device?.platform), textCell(device?.osVersion),
-      textCell(device?.osBuild), appVersion,
-      otherMetadata.isEmpty ? .empty : .text(KeyedValue.dictionary(otherMetadata).jsonText),
-    ]
+    var builder = CellRowBuilder(columnCount: ExportSchemas.taskRuns.columns.count)
+    appendTaskRunRow(run, to: &builder)
+    return builder.rows.first ?? []
   }
 
   /// One `steps` row per step result, `step_index` counting from 1.
   public func stepRows(_ run: TaskRun) -> [[Cell]] {
-    let key = runKey(run)
-    return run.steps.enumerated().map { offset, step in
-      key + [
-        .integer(Int64(offset + 1)), .text(step.identifier), instantCell(step.startDate),
-        instantCell(step.endDate), secondsCell(step.durationSeconds), .text(run.source),
-      ]
-    }
+    var builder = CellRowBuilder(columnCount: ExportSchemas.steps.columns.count)
+    appendStepRows(run, to: &builder)
+    return builder.rows
   }
 
   /// The `answers` rows of every result of every step, in archive order.
   public func answerRows(_ run: TaskRun) -> [[Cell]] {
-    let key = runKey(run)
-    var rows: [[Cell]] = []
+    var builder = CellRowBuilder(columnCount: ExportSchemas.answers.columns.count)
+    appendAnswerRows(run, to: &builder)
+    return builder.rows
+  }
+
+  /// Writes the `task_runs` row into `builder` (the same fields `taskRunRow` returns).
+  public func appendTaskRunRow<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  ) {
+    appendRunKey(run, to: &builder)
+    appendInstant(run.startDate, to: &builder)
+    appendInstant(run.endDate, to: &builder)
+    appendSeconds(run.durationSeconds, to: &builder)
+    builder.appendInteger(Int64(run.steps.count))
+    builder.appendText(run.source)
+    let device = run.device
+    builder.appendText(device?.product)
+    builder.appendText(device?.platform)
+    builder.appendText(device?.osVersion)
+    builder.appendText(device?.osBuild)
+    // The first string `appVersion` has its own column; every other field goes to `metadata`.
+    let appVersionIndex = run.metadata.firstIndex { field in
+      guard field.name == "appVersion", case .string = field.value else { return false }
+      return true
+    }
+    if let appVersionIndex, case .string(let text) = run.metadata[appVersionIndex].value {
+      builder.appendText(text)
+    } else {
+      builder.appendEmpty()
+    }
+    if run.metadata.count > (appVersionIndex == nil ? 0 : 1) {
+      var others = run.metadata
+      if let appVersionIndex { others.remove(at: appVersionIndex) }
+      builder.appendText(KeyedValue.dictionary(others).jsonText)
+    } else {
+      builder.appendEmpty()
+    }
+    builder.endRow()
+  }
+
+  /// Writes the `steps` rows into `builder`; returns how many.
+  @discardableResult
+  public func appendStepRows<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  )
+    -> Int
+  {
+    for (offset, step) in run.steps.enumerated() {
+      appendRunKey(run, to: &builder)
+      builder.appendInteger(Int64(offset + 1))
+      builder.appendText(step.identifier)
+      appendInstant(step.startDate, to: &builder)
+      appendInstant(step.endDate, to: &builder)
+      appendSeconds(step.durationSeconds, to: &builder)
+      builder.appendText(run.source)
+      builder.endRow()
+    }
+    return run.steps.count
+  }
+
+  /// Writes the `answers` rows into `builder`; returns how many.
+  @discardableResult
+  public func appendAnswerRows<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
+  )
+    -> Int
+  {
+    var count = 0
     for step in run.steps {
       for record in step.results {
-        appendAnswerRows(record, step: step, key: key, source: run.source, to: &rows)
+        let status = AnswerStatus(record.answer)
+        var index: Int64 = 0
+        encoder.forEachValue(of: record.answer, className: record.className) { value in
+          index += 1
+          appendRunKey(run, to: &builder)
+          builder.appendText(step.identifier)
+          builder.appendText(record.identifier)
+          builder.appendText(record.answerType.rawValue)
+          builder.appendText(status.rawValue)
+          builder.appendInteger(index)
+          builder.append(value.value)
+          builder.append(value.number)
+          builder.append(value.datetime)
+          builder.append(value.unit)
+          appendInstant(record.startDate, to: &builder)
+          appendInstant(record.endDate, to: &builder)
+          appendSeconds(record.durationSeconds, to: &builder)
+          builder.appendText(run.source)
+          builder.append(value.timeZone)
+          builder.append(value.latitude)
+          builder.append(value.longitude)
+          builder.append(value.contentType)
+          builder.endRow()
+        }
+        count += Int(index)
       }
     }
-    return rows
+    return count
   }
 
   /// The number of `answers` rows `answerRows(run)` returns, without building them.
@@ -86,29 +157,33 @@ public struct Flattener: Sendable {
 
   // MARK: - Details
 
-  private func appendAnswerRows(
-    _ record: ResultRecord, step: StepRecord, key: [Cell], source: String,
-    to rows: inout [[Cell]]
+  private func appendRunKey<Builder: RowBuilder & ~Copyable>(
+    _ run: TaskRun, to builder: inout Builder
   ) {
-    let status = AnswerStatus(record.answer)
-    let timing = [
-      instantCell(record.startDate), instantCell(record.endDate),
-      secondsCell(record.durationSeconds),
-    ]
-    let values = encoder.values(of: record.answer, className: record.className)
-    for (offset, value) in values.enumerated() {
-      var row = key
-      row.reserveCapacity(ExportSchemas.answers.columns.count)
-      row += [
-        .text(step.identifier), .text(record.identifier), .text(record.answerType.rawValue),
-        .text(status.rawValue), .integer(Int64(offset + 1)),
-        value.value, value.number, value.datetime, value.unit,
-      ]
-      row += timing
-      row += [
-        .text(source), value.timeZone, value.latitude, value.longitude, value.contentType,
-      ]
-      rows.append(row)
+    builder.appendText(run.participantID)
+    builder.appendText(run.taskIdentifier)
+    builder.appendText(run.runUUID)
+  }
+
+  /// An instant, or an empty field when missing or beyond what outputs can write.
+  private func appendInstant<Builder: RowBuilder & ~Copyable>(
+    _ instant: Instant?, to builder: inout Builder
+  ) {
+    if let ms = instant?.millisecondsSince1970 {
+      builder.appendInstant(millisecondsSince1970: ms)
+    } else {
+      builder.appendEmpty()
+    }
+  }
+
+  /// A duration, or an empty field when missing or not finite.
+  private func appendSeconds<Builder: RowBuilder & ~Copyable>(
+    _ seconds: Double?, to builder: inout Builder
+  ) {
+    if let seconds, seconds.isFinite {
+      builder.appendSeconds(seconds)
+    } else {
+      builder.appendEmpty()
     }
   }
 
@@ -117,10 +192,6 @@ public struct Flattener: Sendable {
     case .choices(let values), .components(let values, _): return max(values.count, 1)
     default: return 1
     }
-  }
-
-  private func runKey(_ run: TaskRun) -> [Cell] {
-    [.text(run.participantID), .text(run.taskIdentifier), textCell(run.runUUID)]
   }
 }
 

@@ -26,11 +26,11 @@ public struct StatisticsCollector: Sendable {
   var questionSlots: [StatisticsKey: Int] = [:]
   var questionKeys: [StatisticsKey] = []
   var accumulators: [QuestionAccumulator] = []
-  /// Per question number: the last run (`runSerial`) that had it, and where in that run's
-  /// `RunQuestion` list it sits; replaces a per-run dictionary.
-  var lastRunOfSlot: [Int] = []
-  var seenIndexOfSlot: [Int] = []
-  var runSerial = 0
+  /// Per task (`recentRunIndexes`), where the questions and steps of its last run were found.
+  var recentRuns: [RecentRun] = []
+  var recentRunIndexes: [String: Int] = [:]
+  /// Counts insertions into `steps`, which move the positions `RecentRun` remembers.
+  var stepsVersion = 0
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -53,45 +53,68 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds one task run.
   public mutating func add(_ run: TaskRun) {
-    let order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
+    add(StatisticsContribution(run))
+  }
+
+  /// Adds one task run, read beforehand (possibly on another thread).
+  public mutating func add(_ run: StatisticsContribution) {
+    let order = run.order
     // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
     tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
-    runSerial += 1
-
-    // A question may occur more than once in a run (a step revisited by a looping task):
-    // presence, status and chosen options count once per run, values and durations each time.
-    var thisRun: [(slot: Int, seen: RunQuestion)] = []
-    var position = 0
-    for step in run.steps {
-      if let duration = step.durationSeconds, duration.isFinite {
-        steps[StepKey(task: run.taskIdentifier, step: step.identifier), default: []]
-          .append(duration)
+    let recentIndex = recentRunIndex(of: run.taskIdentifier)
+    // Taken out (and put back below) so that appending to its arrays copies nothing.
+    var recent = RecentRun()
+    swap(&recent, &recentRuns[recentIndex])
+    addStepDurations(run, recent: &recent)
+    let questions = run.questions
+    // Fields are read in place: copying each entry would retain all its strings and arrays.
+    for index in questions.indices {
+      let slot: Int
+      if index < recent.slots.count && recent.slots[index].key == questions[index].key {
+        slot = recent.slots[index].slot
+      } else {
+        slot = self.slot(
+          questions[index].key, order: order, position: questions[index].seen.position)
+        recent.note(slot, key: questions[index].key, at: index)
       }
-      for result in step.results {
-        let slot = self.slot(
-          StatisticsKey(
-            task: run.taskIdentifier, step: step.identifier, item: result.identifier,
-            answerType: result.answerType),
-          order: order, position: position)
-        if lastRunOfSlot[slot] != runSerial {
-          lastRunOfSlot[slot] = runSerial
-          seenIndexOfSlot[slot] = thisRun.count
-          thisRun.append((slot, RunQuestion(position: position)))
-        }
-        position += 1
-        let seenIndex = seenIndexOfSlot[slot]
-        thisRun[seenIndex].seen.note(AnswerStatus(result.answer))
-        Self.addChosenOptions(result.answer, to: &thisRun[seenIndex].seen.options)
-        if let value = Self.numericValue(result.answer) {
-          accumulators[slot].values.append(value)
-        }
-        if let duration = result.durationSeconds, duration.isFinite {
-          accumulators[slot].answerDurations.append(duration)
-        }
-      }
+      accumulators[slot].values.append(contentsOf: questions[index].values)
+      accumulators[slot].answerDurations.append(contentsOf: questions[index].answerDurations)
+      accumulators[slot].merge(questions[index].seen, from: order)
     }
-    for (slot, seen) in thisRun {
-      accumulators[slot].merge(seen, from: order)
+    swap(&recent, &recentRuns[recentIndex])
+  }
+
+  /// The index in `recentRuns` of a task's entry, added if new.
+  private mutating func recentRunIndex(of taskIdentifier: String) -> Int {
+    if let index = recentRunIndexes[taskIdentifier] { return index }
+    recentRuns.append(RecentRun())
+    recentRunIndexes[taskIdentifier] = recentRuns.count - 1
+    return recentRuns.count - 1
+  }
+
+  /// Appends the run's step durations, finding each step's list through `recent` when the
+  /// step sits where it sat in the task's last run.
+  private mutating func addStepDurations(_ run: StatisticsContribution, recent: inout RecentRun) {
+    if recent.stepsVersion != stepsVersion {
+      // A step was added since: positions in `steps` may have moved.
+      recent.steps = []
+      recent.stepsVersion = stepsVersion
+    }
+    for (index, step) in run.stepDurations.enumerated() {
+      if index < recent.steps.count && recent.steps[index].step == step.step {
+        steps.values[recent.steps[index].position].append(step.seconds)
+        continue
+      }
+      let key = StepKey(task: run.taskIdentifier, step: step.step)
+      if let position = steps.index(forKey: key) {
+        steps.values[position].append(step.seconds)
+        recent.noteStep(step.step, position: position, at: index)
+      } else {
+        steps[key] = [step.seconds]
+        stepsVersion += 1
+        recent.steps = []
+        recent.stepsVersion = stepsVersion
+      }
     }
   }
 
@@ -102,8 +125,6 @@ public struct StatisticsCollector: Sendable {
     questionSlots[key] = slot
     questionKeys.append(key)
     accumulators.append(QuestionAccumulator(order: order, position: position))
-    lastRunOfSlot.append(0)
-    seenIndexOfSlot.append(0)
     return slot
   }
 
@@ -124,10 +145,13 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds the options `answer` chose, as answers.csv writes them (`nil` for a null choice
   /// value), to `options`.
-  static func addChosenOptions(_ answer: Answer, to options: inout Set<String?>) {
+  static func addChosenOptions(_ answer: Answer, to options: inout [String?]) {
+    func add(_ option: String?) {
+      if !options.contains(option) { options.append(option) }
+    }
     switch answer {
-    case .boolean(let value): options.insert(value ? "true" : "false")
-    case .choices(let values): for value in values { options.insert(optionText(value)) }
+    case .boolean(let value): add(value ? "true" : "false")
+    case .choices(let values): for value in values { add(optionText(value)) }
     default: break
     }
   }
@@ -184,10 +208,37 @@ struct TaskAccumulator: Sendable {
   var durations: [Double] = []
 
   /// Counts one run of the task: the run, its participant and its duration.
-  mutating func count(_ run: TaskRun) {
+  mutating func count(_ run: StatisticsContribution) {
     runCount += 1
     if !run.participantID.isEmpty { participants.insert(run.participantID) }
-    if let duration = run.durationSeconds, duration.isFinite { durations.append(duration) }
+    if let duration = run.durationSeconds { durations.append(duration) }
+  }
+}
+
+/// Where the questions and steps of a task's last run were found: runs of a task mostly
+/// repeat them in order, and comparing keys costs less than hashing them.
+struct RecentRun: Sendable {
+  var slots: [(key: StatisticsKey, slot: Int)] = []
+  var steps: [(step: String, position: Dictionary<StepKey, [Double]>.Index)] = []
+  /// The `stepsVersion` the step positions belong to.
+  var stepsVersion = 0
+
+  mutating func note(_ slot: Int, key: StatisticsKey, at index: Int) {
+    if index < slots.count {
+      slots[index] = (key, slot)
+    } else if index == slots.count {
+      slots.append((key, slot))
+    }
+  }
+
+  mutating func noteStep(
+    _ step: String, position: Dictionary<StepKey, [Double]>.Index, at index: Int
+  ) {
+    if index < steps.count {
+      steps[index] = (step, position)
+    } else if index == steps.count {
+      steps.append((step, position))
+    }
   }
 }
 
@@ -196,7 +247,8 @@ struct RunQuestion {
   var position: Int
   var wasAnswered = false
   var wasDontKnow = false
-  var options: Set<String?> = []
+  /// Chosen options, each once (a handful: a list beats hashing).
+  var options: [String?] = []
 
   init(position: Int) { self.position = position }
 

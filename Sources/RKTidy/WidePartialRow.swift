@@ -32,8 +32,9 @@ public struct WidePartialRow: Sendable, Equatable {
     cells = Array(spoolCells.dropFirst())
   }
 
-  static func key(question: Int, option: Int) -> Cell {
-    .integer(Int64(question) << 32 | Int64(option))
+  /// The key of a pair (the value of its `.integer` key cell).
+  static func key(question: Int, option: Int) -> Int64 {
+    Int64(question) << 32 | Int64(option)
   }
 
   /// Splits a key cell into (question, option); nil for anything that is not a key.

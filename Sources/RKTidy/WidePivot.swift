@@ -47,23 +47,55 @@ public final class WidePivot {
 
   /// Registers the run's questions and returns its partial row (to store until the end).
   public func add(_ run: TaskRun) -> WidePartialRow {
-    let task = self.task(run.taskIdentifier)
+    let contribution = WideRunContribution(run, encoder: encoder)
+    let keys = register(contribution)
+    var cells = contribution.runCells
+    cells.reserveCapacity(cells.count + 2 * keys.count)
+    for (key, value) in zip(keys, contribution.pairValues) {
+      cells.append(.integer(key))
+      cells.append(value)
+    }
+    return WidePartialRow(taskID: contribution.taskID, cells: cells)
+  }
+
+  /// Registers a run's questions and options; returns the keys of its partial-row pairs, one
+  /// per `contribution.pairValues` entry (the row is `runCells`, then key, value, key, value…).
+  public func register(_ contribution: WideRunContribution) -> [Int64] {
+    let task = self.task(contribution.taskID)
     task.countRun()
-    var cells: [Cell] = [
-      .text(run.participantID), textCell(run.runUUID), instantCell(run.startDate),
-      instantCell(run.endDate), secondsCell(run.durationSeconds),
-    ]
+    var keys: [Int64] = []
+    keys.reserveCapacity(contribution.pairValues.count)
     var previous: Int?
-    for step in run.steps {
-      for record in step.results {
-        let key = QuestionKey(step: step.identifier, item: record.identifier)
-        let successor = previous == nil ? firstKnownQuestion(of: run, in: task) : nil
-        let question = task.register(key, after: previous, before: successor)
-        previous = question
-        append(record, question: question, task: task, to: &cells)
+    let results = contribution.results
+    // Fields are read in place: copying each result would retain all its strings.
+    for index in results.indices {
+      let question: Int
+      if let known = task.recentOrdinal(at: index, key: results[index].key) {
+        question = known
+      } else {
+        let successor = previous == nil ? firstKnownQuestion(of: contribution, in: task) : nil
+        question = task.register(results[index].key, after: previous, before: successor)
+        task.noteRecent(question, at: index, key: results[index].key)
+      }
+      previous = question
+      let answerType = results[index].answerType
+      let kinds = results[index].kinds
+      let isChoice = results[index].isChoice
+      let allowsSeveral = results[index].allowsSeveral
+      task.update(question) { state in
+        if state.answerType == nil { state.answerType = answerType }
+        state.kinds.formUnion(kinds)
+        if isChoice { state.isChoice = true }
+        if allowsSeveral { state.allowsSeveral = true }
+      }
+      guard results[index].isAnswered else { continue }
+      keys.append(WidePartialRow.key(question: question, option: 0))
+      for option in results[index].options {
+        let ordinal = task.option(option.text, number: option.number, question: question)
+        keys.append(WidePartialRow.key(question: question, option: ordinal))
       }
     }
-    return WidePartialRow(taskID: run.taskIdentifier, cells: cells)
+    return keys
   }
 
   /// Task ids with at least one run or definition, in Unicode order.
@@ -128,14 +160,9 @@ public final class WidePivot {
 
   /// The first question of the run that the task already knows (where a new opening
   /// question is placed before).
-  private func firstKnownQuestion(of run: TaskRun, in task: WideTask) -> Int? {
-    for step in run.steps {
-      for record in step.results {
-        if let known = task.ordinal(of: QuestionKey(step: step.identifier, item: record.identifier))
-        {
-          return known
-        }
-      }
+  private func firstKnownQuestion(of run: WideRunContribution, in task: WideTask) -> Int? {
+    for result in run.results {
+      if let known = task.ordinal(of: result.key) { return known }
     }
     return nil
   }
@@ -146,49 +173,6 @@ public final class WidePivot {
     let layout = WideLayout(task: task, tableName: name)
     task.cachedLayout = layout
     return layout
-  }
-
-  private func append(
-    _ record: ResultRecord, question: Int, task: WideTask, to cells: inout [Cell]
-  ) {
-    let packed = packedValue(record.answer)
-    var choices: [ChoiceValue] = []
-    if case .choices(let values) = record.answer { choices = values }
-    let isChoice = record.answerType == .choice || !choices.isEmpty
-    task.update(question) { state in
-      if state.answerType == nil { state.answerType = record.answerType }
-      state.kinds.formUnion(ValueKinds(packed))
-      if isChoice {
-        state.isChoice = true
-        if record.questionType != 2 || choices.count > 1 { state.allowsSeveral = true }
-      }
-    }
-    guard AnswerStatus(record.answer) == .answered else { return }
-    cells.append(WidePartialRow.key(question: question, option: 0))
-    cells.append(packed)
-    for choice in choices {
-      guard let text = Self.optionText(choice) else { continue }
-      var number: Double?
-      if case .number(let value) = choice { number = value.double }
-      let option = task.option(text, number: number, question: question)
-      cells.append(WidePartialRow.key(question: question, option: option))
-      cells.append(.integer(1))
-    }
-  }
-
-  /// The question's single cell: the answers.csv value when there is one value, else the
-  /// values' texts joined with `;` (null choices left out).
-  private func packedValue(_ answer: Answer) -> Cell {
-    let values = encoder.values(of: answer)
-    if values.count == 1 { return values[0].value }
-    let texts: [String]
-    switch answer {
-    case .choices(let choices), .components(let choices, _):
-      texts = choices.compactMap(Self.optionText)
-    default:
-      texts = []
-    }
-    return texts.isEmpty ? .empty : .text(texts.joined(separator: ";"))
   }
 
   /// The text naming an option: its value as text, a number's canonical text, a date in

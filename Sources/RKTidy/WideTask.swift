@@ -78,6 +78,8 @@ final class WideTask {
   private var head = -1
   private var tail = -1
   private(set) var runCount = 0
+  /// Questions by their position in recent runs (`recentOrdinal`).
+  private var recent: [(key: QuestionKey, ordinal: Int)] = []
   /// The layout built for the current state; reset by every change.
   var cachedLayout: WideLayout?
 
@@ -100,6 +102,23 @@ final class WideTask {
   func countRun() {
     runCount += 1
     cachedLayout = nil
+  }
+
+  /// The ordinal of the question at `index` of the last run that had one there, if its key is
+  /// `key`: runs of a task mostly repeat their questions in order, and comparing two keys
+  /// costs less than hashing one.
+  func recentOrdinal(at index: Int, key: QuestionKey) -> Int? {
+    guard index < recent.count, recent[index].key == key else { return nil }
+    return recent[index].ordinal
+  }
+
+  /// Remembers the question at `index` of the current run for `recentOrdinal`.
+  func noteRecent(_ ordinal: Int, at index: Int, key: QuestionKey) {
+    if index < recent.count {
+      recent[index] = (key, ordinal)
+    } else if index == recent.count {
+      recent.append((key, ordinal))
+    }
   }
 
   /// The ordinal of a known question, or nil.
@@ -138,7 +157,14 @@ final class WideTask {
 
   /// The option's 1-based ordinal within its question, registering it if new.
   func option(_ text: String, number: Double?, question: Int) -> Int {
-    if let known = questions[question].optionOrdinals[text] { return known + 1 }
+    // Few options: comparing texts costs less than hashing one.
+    if questions[question].options.count <= 16 {
+      if let known = questions[question].options.firstIndex(where: { $0.text == text }) {
+        return known + 1
+      }
+    } else if let known = questions[question].optionOrdinals[text] {
+      return known + 1
+    }
     let ordinal = questions[question].options.count
     questions[question].options.append(WideOption(text: text, number: number))
     questions[question].optionOrdinals[text] = ordinal

@@ -13,38 +13,31 @@ enum RowCodec {
     case boolTrue = 5
     case instant = 6
     case seconds = 7
+    /// An integer in eight fixed bytes, so it can be filled in after the row is encoded
+    /// (`EncodedSpoolRow`); decodes as `Cell.integer`.
+    case fixedInteger = 8
   }
 
   /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
   /// Returns false, appending nothing, for a row of 4 GiB or more.
   static func encode(_ row: [Cell], to buffer: inout [UInt8]) -> Bool {
+    let start = beginRow(cellCount: row.count, in: &buffer)
+    for cell in row { appendCell(cell, to: &buffer) }
+    return endRow(startingAt: start, in: &buffer)
+  }
+
+  /// Appends a row's length placeholder and cell count; returns where the row starts. The
+  /// caller appends exactly `cellCount` cells, then calls `endRow`.
+  static func beginRow(cellCount: Int, in buffer: inout [UInt8]) -> Int {
     let start = buffer.count
     buffer.append(contentsOf: [0, 0, 0, 0])
-    appendVarint(UInt64(row.count), to: &buffer)
-    for cell in row {
-      switch cell {
-      case .empty:
-        buffer.append(Tag.empty.rawValue)
-      case .text(let text):
-        buffer.append(Tag.text.rawValue)
-        appendString(text, to: &buffer)
-      case .number(let text, let value):
-        buffer.append(Tag.number.rawValue)
-        appendString(text, to: &buffer)
-        appendDouble(value, to: &buffer)
-      case .integer(let value):
-        buffer.append(Tag.integer.rawValue)
-        appendVarint(zigzag(value), to: &buffer)
-      case .bool(let value):
-        buffer.append(value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
-      case .instant(let ms):
-        buffer.append(Tag.instant.rawValue)
-        appendVarint(zigzag(ms), to: &buffer)
-      case .seconds(let value):
-        buffer.append(Tag.seconds.rawValue)
-        appendDouble(value, to: &buffer)
-      }
-    }
+    appendVarint(UInt64(cellCount), to: &buffer)
+    return start
+  }
+
+  /// Fills in the length of the row begun at `start`; false, removing the row, when it is
+  /// 4 GiB or more.
+  static func endRow(startingAt start: Int, in buffer: inout [UInt8]) -> Bool {
     let length = buffer.count - start - 4
     guard length <= Int(UInt32.max) else {
       buffer.removeSubrange(start...)
@@ -52,6 +45,32 @@ enum RowCodec {
     }
     for index in 0..<4 { buffer[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
     return true
+  }
+
+  /// Appends one cell: its tag, then its payload.
+  static func appendCell(_ cell: Cell, to buffer: inout [UInt8]) {
+    switch cell {
+    case .empty:
+      buffer.append(Tag.empty.rawValue)
+    case .text(let text):
+      buffer.append(Tag.text.rawValue)
+      appendString(text, to: &buffer)
+    case .number(let text, let value):
+      buffer.append(Tag.number.rawValue)
+      appendString(text, to: &buffer)
+      appendDouble(value, to: &buffer)
+    case .integer(let value):
+      buffer.append(Tag.integer.rawValue)
+      appendVarint(zigzag(value), to: &buffer)
+    case .bool(let value):
+      buffer.append(value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+    case .instant(let ms):
+      buffer.append(Tag.instant.rawValue)
+      appendVarint(zigzag(ms), to: &buffer)
+    case .seconds(let value):
+      buffer.append(Tag.seconds.rawValue)
+      appendDouble(value, to: &buffer)
+    }
   }
 
   /// Decodes the cells of one row whose bytes (after the length) are all in `bytes`.
@@ -73,6 +92,9 @@ enum RowCodec {
       case .integer:
         guard let value = cursor.varint() else { return nil }
         row.append(.integer(unzigzag(value)))
+      case .fixedInteger:
+        guard let bits = cursor.fixed64() else { return nil }
+        row.append(.integer(Int64(bitPattern: bits)))
       case .boolFalse: row.append(.bool(false))
       case .boolTrue: row.append(.bool(true))
       case .instant:
@@ -118,11 +140,16 @@ enum RowCodec {
     }
 
     mutating func double() -> Double? {
+      fixed64().map(Double.init(bitPattern:))
+    }
+
+    /// Eight bytes, little-endian.
+    mutating func fixed64() -> UInt64? {
       guard bytes.count - position >= 8 else { return nil }
       var bits: UInt64 = 0
       for index in 0..<8 { bits |= UInt64(bytes[position + index]) << UInt64(index * 8) }
       position += 8
-      return Double(bitPattern: bits)
+      return bits
     }
   }
 
@@ -148,14 +175,14 @@ enum RowCodec {
   }
 
   static func appendString(_ text: String, to buffer: inout [UInt8]) {
-    appendVarint(UInt64(text.utf8.count), to: &buffer)
-    buffer.append(contentsOf: text.utf8)
+    var text = text
+    text.withUTF8 { bytes in
+      appendVarint(UInt64(bytes.count), to: &buffer)
+      buffer.append(contentsOf: bytes)
+    }
   }
 
   static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
-    let bits = value.bitPattern
-    for shift in stride(from: 0, to: 64, by: 8) {
-      buffer.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-    }
+    withUnsafeBytes(of: value.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
   }
 }

@@ -71,6 +71,26 @@ public final class RowSpool {
     if buffer.count >= RowSpool.capacity { try flush() }
   }
 
+  /// Appends a row encoded beforehand (e.g. on another thread), its placeholders filled
+  /// with `integers` in order. Throws when the counts differ or the row is unfinished.
+  public func append(_ row: EncodedSpoolRow, filling integers: [Int64]) throws {
+    guard descriptor >= 0 else { throw WriteError.closed(path: label) }
+    guard row.isFinished, integers.count == row.placeholders.count else {
+      throw WriteError(
+        path: label, operation: .write, errorNumber: nil,
+        reason: "row has \(row.placeholders.count) placeholders, given \(integers.count) values")
+    }
+    let start = buffer.count
+    buffer.append(contentsOf: row.bytes)
+    buffer.withUnsafeMutableBytes { bytes in
+      for (offset, value) in zip(row.placeholders, integers) {
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: start + offset, as: Int64.self)
+      }
+    }
+    rowCount += 1
+    if buffer.count >= RowSpool.capacity { try flush() }
+  }
+
   /// Flushes pending rows and returns a reader over every row appended so far, first to last.
   /// Appending may continue; the reader does not see later rows.
   public func makeReader() throws -> Reader {

@@ -158,4 +158,25 @@ final class WidePivotTests: XCTestCase {
         name: "q_x.o,1", role: .option, stepID: "q\nx", itemID: "q\nx", option: "o,1",
         answerType: .choice))
   }
+
+  func testWide_QuestionsInChangingOrder_ValuesInTheirOwnColumns() throws {
+    let pivot = WidePivot()
+    let partials = [
+      pivot.add(makeRun([result("a", .text, .text("1")), result("b", .text, .text("2"))])),
+      pivot.add(makeRun([result("b", .text, .text("3")), result("a", .text, .text("4"))])),
+      pivot.add(
+        makeRun([
+          result("a", .text, .text("5")), result("c", .text, .text("6")),
+          result("b", .text, .text("7")),
+        ])),
+    ]
+    let schema = try XCTUnwrap(pivot.finalSchema(taskID: "survey"))
+    XCTAssertEqual(schema.columnNames.suffix(3), ["a", "c", "b"])
+    XCTAssertEqual(
+      finalRows(pivot, partials).map { Array($0.suffix(3)) },
+      [
+        [.text("1"), .empty, .text("2")], [.text("4"), .empty, .text("3")],
+        [.text("5"), .text("6"), .text("7")],
+      ])
+  }
 }

@@ -91,6 +91,35 @@ final class RowSpoolTests: XCTestCase {
       XCTAssertEqual(($0 as? WriteError)?.operation, .create)
     }
   }
+
+  func testRowSpool_EncodedRowPlaceholders_FilledInOrder() throws {
+    let spool = try RowSpool(directory: folder.path)
+    var row = EncodedSpoolRow(cellCount: 4)
+    row.append(.text("survey"))
+    row.appendPlaceholder()
+    row.append(.bool(true))
+    row.appendPlaceholder()
+    XCTAssertTrue(row.finish())
+    try spool.append(row, filling: [42, Int64.min])
+    try spool.append([.integer(7)])
+    XCTAssertEqual(
+      try readAll(spool),
+      [[.text("survey"), .integer(42), .bool(true), .integer(Int64.min)], [.integer(7)]])
+  }
+
+  func testRowSpool_EncodedRowWrongCounts_ThrowsAndWritesNothing() throws {
+    let spool = try RowSpool(directory: folder.path)
+    var short = EncodedSpoolRow(cellCount: 2)
+    short.append(.integer(1))
+    XCTAssertFalse(short.finish())
+    XCTAssertThrowsError(try spool.append(short, filling: []))
+    var row = EncodedSpoolRow(cellCount: 1)
+    row.appendPlaceholder()
+    row.finish()
+    XCTAssertThrowsError(try spool.append(row, filling: [1, 2]))
+    XCTAssertEqual(spool.rowCount, 0)
+    XCTAssertEqual(try readAll(spool), [])
+  }
 }
 
 final class RowCodecTests: XCTestCase {

@@ -11,54 +11,76 @@ import RKTable
 ///   with trailing fraction zeros dropped (`2.5`, `19.846`, `3`, `-0.25`); NaN and ±∞ give an
 ///   empty field (a duration that cannot be measured is missing).
 enum CSVFieldEncoder {
-  static func append(_ cell: Cell, zone: TimeZoneRule, to buffer: inout [UInt8]) {
-    switch cell {
-    case .empty: return
-    case .text(let text): appendText(text, to: &buffer)
-    case .number(let text, _): appendText(text, to: &buffer)
-    case .integer(let value): appendInteger(value, to: &buffer)
-    case .bool(let value): appendASCII(value ? "true" : "false", to: &buffer)
-    case .instant(let ms): appendInstant(ms, zone: zone, to: &buffer)
-    case .seconds(let seconds): appendSeconds(seconds, to: &buffer)
+  static func appendText(_ text: String, to buffer: inout ByteWriter) {
+    // Native strings lend their UTF-8 in place; others are copied once.
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendText($0, to: &buffer) }
+    guard done == nil else { return }
+    var copy = text
+    copy.withUTF8 { appendText($0, to: &buffer) }
+  }
+
+  static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteWriter) {
+    guard needsQuotes(bytes) else {
+      buffer.append(bytes)
+      return
     }
-  }
-
-  /// True when RFC 4180 requires quoting the field.
-  static func needsQuotes(_ text: String) -> Bool {
-    text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-  }
-
-  static func appendText(_ text: String, to buffer: inout [UInt8]) {
-    var text = text
-    text.withUTF8 { bytes in
-      var needsQuotes = false
-      for byte in bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
-        needsQuotes = true
-        break
-      }
-      guard needsQuotes else {
-        buffer.append(contentsOf: bytes)
-        return
-      }
-      buffer.append(0x22)
-      for byte in bytes {
-        if byte == 0x22 { buffer.append(0x22) }
-        buffer.append(byte)
-      }
-      buffer.append(0x22)
+    buffer.append(0x22)
+    for byte in bytes {
+      if byte == 0x22 { buffer.append(0x22) }
+      buffer.append(byte)
     }
+    buffer.append(0x22)
   }
 
-  static func appendASCII(_ text: StaticString, to buffer: inout [UInt8]) {
-    text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+  /// True when the bytes hold a comma, quote, LF or CR. Tests eight bytes per step (the last
+  /// step re-reads a few bytes, or pads a short field with `A`): most fields need no quotes,
+  /// and this scan runs over every byte of every text field.
+  static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(bytes)
+    let count = raw.count
+    guard count >= 8 else {
+      var word = 0x4141_4141_4141_4141 as UInt64
+      withUnsafeMutableBytes(of: &word) { padded in
+        guard let source = raw.baseAddress, let target = padded.baseAddress else { return }
+        target.copyMemory(from: source, byteCount: count)
+      }
+      return hasSpecialByte(word)
+    }
+    var offset = 0
+    while offset + 8 <= count {
+      if hasSpecialByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+      offset += 8
+    }
+    return offset < count
+      && hasSpecialByte(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
   }
 
-  static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+  /// True when one of the eight bytes of `word` is a comma, quote, LF or CR: `word ^ c·0x01…`
+  /// has a zero byte exactly where `word` holds `c`, and `(x - 0x01…) & ~x & 0x80…` is
+  /// non-zero exactly when `x` has a zero byte.
+  @inline(__always)
+  private static func hasSpecialByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let comma = word ^ (0x2C &* ones)
+    let quote = word ^ (0x22 &* ones)
+    let lineFeed = word ^ (0x0A &* ones)
+    let carriageReturn = word ^ (0x0D &* ones)
+    let zeros =
+      ((comma &- ones) & ~comma) | ((quote &- ones) & ~quote)
+      | ((lineFeed &- ones) & ~lineFeed) | ((carriageReturn &- ones) & ~carriageReturn)
+    return zeros & (ones &<< 7) != 0
+  }
+
+  static func appendASCII(_ text: StaticString, to buffer: inout ByteWriter) {
+    text.withUTF8Buffer { buffer.append($0) }
+  }
+
+  static func appendInteger(_ value: Int64, to buffer: inout ByteWriter) {
     if value < 0 { buffer.append(UInt8(ascii: "-")) }
     appendUnsigned(value.magnitude, to: &buffer)
   }
 
-  static func appendUnsigned(_ value: UInt64, to buffer: inout [UInt8]) {
+  static func appendUnsigned(_ value: UInt64, to buffer: inout ByteWriter) {
     if value < 10 {
       buffer.append(UInt8(truncatingIfNeeded: value) &+ 48)
       return
@@ -69,23 +91,22 @@ enum CSVFieldEncoder {
       digitCount += 1
       rest /= 10
     }
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(UInt8(48), count: digitCount))
+    let digits = buffer.reserve(digitCount)
     var remaining = value
-    var index = start + digitCount - 1
-    while index >= start {
-      buffer[index] = UInt8(truncatingIfNeeded: remaining % 10) &+ 48
+    var index = digitCount - 1
+    while index >= 0 {
+      digits[index] = UInt8(truncatingIfNeeded: remaining % 10) &+ 48
       remaining /= 10
       index -= 1
     }
   }
 
-  static func appendSeconds(_ seconds: Double, to buffer: inout [UInt8]) {
+  static func appendSeconds(_ seconds: Double, to buffer: inout ByteWriter) {
     guard seconds.isFinite else { return }
     let scaled = (seconds * 1000).rounded(.toNearestOrAwayFromZero)
     guard abs(scaled) < 9.0e15 else {
       // Beyond exact millisecond integers (~285,000 years): shortest round-trip text instead.
-      buffer.append(contentsOf: "\(seconds)".utf8)
+      buffer.append(Array("\(seconds)".utf8))
       return
     }
     let ms = Int64(scaled)
@@ -103,16 +124,5 @@ enum CSVFieldEncoder {
     if width == 3 { buffer.append(UInt8(48 + fraction / 100)) }
     if width >= 2 { buffer.append(UInt8(48 + fraction / 10 % 10)) }
     buffer.append(UInt8(48 + fraction % 10))
-  }
-
-  static func appendInstant(_ ms: Int64, zone: TimeZoneRule, to buffer: inout [UInt8]) {
-    let offset = zone.isUTC ? 0 : zone.offsetSeconds(atMillisecondsSince1970: ms)
-    ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &buffer)
-  }
-
-  @inline(__always)
-  static func append2(_ value: Int, to buffer: inout [UInt8]) {
-    buffer.append(UInt8(48 + value / 10 % 10))
-    buffer.append(UInt8(48 + value % 10))
   }
 }

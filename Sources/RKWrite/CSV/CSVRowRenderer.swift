@@ -17,16 +17,9 @@ public struct CSVRowRenderer: Sendable {
 
   /// Appends one row and its `\n`.
   public func append(_ row: [Cell], to bytes: inout [UInt8]) {
-    var first = true
-    for cell in row {
-      if !first { bytes.append(0x2C) }
-      first = false
-      if excelSafe {
-        CSVFieldEncoder.appendExcelSafe(cell, zone: timeZone, to: &bytes)
-      } else {
-        CSVFieldEncoder.append(cell, zone: timeZone, to: &bytes)
-      }
-    }
-    bytes.append(0x0A)
+    var builder = CSVRowBuilder(timeZone: timeZone, excelSafe: excelSafe, capacity: 256)
+    for cell in row { builder.append(cell) }
+    builder.endRow()
+    bytes.append(contentsOf: builder.bytes)
   }
 }

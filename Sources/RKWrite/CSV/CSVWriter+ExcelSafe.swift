@@ -68,14 +68,3 @@ extension CSVWriter {
     return index == bytes.endIndex
   }
 }
-
-extension CSVFieldEncoder {
-  /// Appends `cell` like `append(_:zone:to:)`, guarding text cells against formula injection.
-  static func appendExcelSafe(_ cell: Cell, zone: TimeZoneRule, to buffer: inout [UInt8]) {
-    guard case .text(let text) = cell, CSVWriter.needsFormulaGuard(text) else {
-      append(cell, zone: zone, to: &buffer)
-      return
-    }
-    appendText("'" + text, to: &buffer)
-  }
-}

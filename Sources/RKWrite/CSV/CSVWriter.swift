@@ -51,12 +51,10 @@ public final class CSVWriter: RowSink {
     file = try AtomicFile(path: path)
     buffer.reserveCapacity(CSVWriter.bufferCapacity + 4096)
     if byteOrderMark { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
-    for (index, column) in schema.columns.enumerated() {
-      if index > 0 { buffer.append(0x2C) }
-      CSVFieldEncoder.appendText(
-        excelSafe ? Self.excelSafeText(column.name) : column.name, to: &buffer)
-    }
-    buffer.append(0x0A)
+    var header = CSVRowBuilder(timeZone: timeZone, excelSafe: excelSafe)
+    for column in schema.columns { header.appendText(column.name) }
+    header.endRow()
+    buffer.append(contentsOf: header.bytes)
   }
 
   deinit {

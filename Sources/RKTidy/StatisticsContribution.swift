@@ -1,0 +1,75 @@
+// One run's share of the statistics, read apart from the collector (on a parsing thread).
+import RKModel
+import RKTable
+
+/// What `StatisticsCollector.add(_:)` reads of one task run: its identity, durations and, per
+/// result, the question, status, summarised value and chosen options.
+///
+/// Making it walks the run's results and formats option texts; the collector's single thread
+/// then only looks up questions and adds numbers.
+public struct StatisticsContribution: Sendable {
+  var taskIdentifier: String
+  var participantID: String
+  var order: RunOrder
+  /// The run's duration when finite.
+  var durationSeconds: Double?
+  /// Steps with a finite duration, in run order.
+  var stepDurations: [StepDuration]
+  /// Each question of the run once, in order of first occurrence (a step revisited by a
+  /// looping task repeats its questions).
+  var questions: [RunQuestionEntry]
+
+  public init(_ run: TaskRun) {
+    taskIdentifier = run.taskIdentifier
+    participantID = run.participantID
+    order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
+    durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
+    stepDurations = []
+    stepDurations.reserveCapacity(run.steps.count)
+    questions = []
+    let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
+    questions.reserveCapacity(resultCount)
+    // Repeats are rare and runs short: a linear search, or a table for long runs.
+    var indexByKey: [StatisticsKey: Int]? = resultCount > 32 ? [:] : nil
+    var position = 0
+    for step in run.steps {
+      if let duration = step.durationSeconds, duration.isFinite {
+        stepDurations.append(StepDuration(step: step.identifier, seconds: duration))
+      }
+      for result in step.results {
+        let key = StatisticsKey(
+          task: run.taskIdentifier, step: step.identifier, item: result.identifier,
+          answerType: result.answerType)
+        let known = indexByKey.map { $0[key] } ?? questions.firstIndex { $0.key == key }
+        let index = known ?? questions.count
+        if known == nil {
+          questions.append(RunQuestionEntry(key: key, seen: RunQuestion(position: position)))
+          indexByKey?[key] = index
+        }
+        position += 1
+        questions[index].seen.note(AnswerStatus(result.answer))
+        StatisticsCollector.addChosenOptions(result.answer, to: &questions[index].seen.options)
+        if let value = StatisticsCollector.numericValue(result.answer) {
+          questions[index].values.append(value)
+        }
+        if let duration = result.durationSeconds, duration.isFinite {
+          questions[index].answerDurations.append(duration)
+        }
+      }
+    }
+  }
+}
+
+struct StepDuration: Sendable {
+  var step: String
+  var seconds: Double
+}
+
+/// What one run said about one question: presence, status and chosen options count once per
+/// run, values and durations each time the question occurred.
+struct RunQuestionEntry: Sendable {
+  var key: StatisticsKey
+  var seen: RunQuestion
+  var values: [Double] = []
+  var answerDurations: [Double] = []
+}

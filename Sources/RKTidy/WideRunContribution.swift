@@ -1,0 +1,101 @@
+// One run's share of the wide tables, worked out apart from the pivot (on a parsing thread).
+import RKModel
+import RKTable
+
+/// What `WidePivot.register(_:)` needs of one task run: its run cells and, per result, the
+/// question, what its value says about the column, and the cells of its partial-row pairs.
+///
+/// Everything that does not depend on the pivot's state (answer encoding, value kinds, option
+/// texts) is done here, so the pivot's single thread only numbers questions and options.
+public struct WideRunContribution: Sendable {
+  public var taskID: String
+  /// `participant_id, task_run_uuid, task_start, task_end, task_duration_s`.
+  public var runCells: [Cell]
+  /// The values of the partial row's (key, value) pairs, in order: per answered question its
+  /// packed value, then `.integer(1)` per chosen option. `register` returns the keys.
+  public var pairValues: [Cell]
+  var results: [WideResult]
+
+  /// The run's contribution, values encoded as the flattener encodes answers.csv values.
+  public init(_ run: TaskRun, flattener: Flattener) {
+    self.init(run, encoder: flattener.encoder)
+  }
+
+  init(_ run: TaskRun, encoder: AnswerEncoder) {
+    taskID = run.taskIdentifier
+    runCells = [
+      .text(run.participantID), textCell(run.runUUID), instantCell(run.startDate),
+      instantCell(run.endDate), secondsCell(run.durationSeconds),
+    ]
+    let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
+    results = []
+    results.reserveCapacity(resultCount)
+    pairValues = []
+    pairValues.reserveCapacity(2 * resultCount)
+    for step in run.steps {
+      for record in step.results {
+        let result = WideResult(record, step: step.identifier, encoder: encoder)
+        if result.isAnswered {
+          pairValues.append(result.packed)
+          for _ in result.options { pairValues.append(.integer(1)) }
+        }
+        results.append(result)
+      }
+    }
+  }
+}
+
+/// One result as the pivot sees it.
+struct WideResult: Sendable {
+  var key: QuestionKey
+  var answerType: AnswerType
+  var kinds: ValueKinds
+  var isChoice: Bool
+  /// Evidence of several selections (see `WideQuestion.allowsSeveral`).
+  var allowsSeveral: Bool
+  var isAnswered: Bool
+  /// The question's single cell (`WidePivot.packedValue`).
+  var packed: Cell
+  /// Chosen options with a text (null values left out), in archive order.
+  var options: [WideOption]
+
+  init(_ record: ResultRecord, step: String, encoder: AnswerEncoder) {
+    key = QuestionKey(step: step, item: record.identifier)
+    answerType = record.answerType
+    packed = WideResult.packedValue(record.answer, encoder: encoder)
+    kinds = ValueKinds(packed)
+    var choices: [ChoiceValue] = []
+    if case .choices(let values) = record.answer { choices = values }
+    isChoice = record.answerType == .choice || !choices.isEmpty
+    allowsSeveral = isChoice && (record.questionType != 2 || choices.count > 1)
+    isAnswered = AnswerStatus(record.answer) == .answered
+    options = []
+    guard isAnswered else { return }
+    for choice in choices {
+      guard let text = WidePivot.optionText(choice) else { continue }
+      var number: Double?
+      if case .number(let value) = choice { number = value.double }
+      options.append(WideOption(text: text, number: number))
+    }
+  }
+
+  /// The question's single cell: the answers.csv value when there is one value, else the
+  /// values' texts joined with `;` (null choices left out).
+  static func packedValue(_ answer: Answer, encoder: AnswerEncoder) -> Cell {
+    var first = Cell.empty
+    var count = 0
+    encoder.forEachValue(of: answer) { value in
+      if count == 0 { first = value.value }
+      count += 1
+    }
+    if count == 1 { return first }
+    let texts: [String]
+    switch answer {
+    case .choices(let choices), .components(let choices, _):
+      texts = choices.compactMap(WidePivot.optionText)
+    default:
+      texts = []
+    }
+    return texts.isEmpty ? .empty : .text(texts.joined(separator: ";"))
+  }
+}

@@ -1,0 +1,84 @@
+// Fields → CSV bytes as they come: the flattener writes rows here without building cells.
+import RKTable
+
+/// Formats rows field by field into `bytes`, exactly as `CSVWriter.write(_:)` formats the same
+/// cells (rules on `CSVFieldEncoder`), ready for `CSVWriter.writeRendered(_:rowCount:)`.
+///
+/// ```swift
+/// var builder = CSVRowBuilder(timeZone: zone, excelSafe: false)
+/// flattener.appendStepRows(run, to: &builder)
+/// try stepsCSV.writeRendered(builder.bytes, rowCount: builder.rowCount)
+/// ```
+public struct CSVRowBuilder: RowBuilder, ~Copyable {
+  private var buffer: ByteWriter
+  public let timeZone: TimeZoneRule
+  public let excelSafe: Bool
+  /// Rows ended so far.
+  public private(set) var rowCount = 0
+  private var atRowStart = true
+  private var instants = ISO8601Writer()
+
+  public init(timeZone: TimeZoneRule = .utc, excelSafe: Bool = false, capacity: Int = 0) {
+    self.timeZone = timeZone
+    self.excelSafe = excelSafe
+    buffer = ByteWriter(capacity: capacity)
+  }
+
+  /// A copy of the rows formatted so far.
+  public var bytes: [UInt8] { buffer.bytes }
+
+  public mutating func appendEmpty() {
+    separate()
+  }
+
+  public mutating func appendText(_ text: String) {
+    separate()
+    if excelSafe && CSVWriter.needsFormulaGuard(text) {
+      CSVFieldEncoder.appendText("'" + text, to: &buffer)
+    } else {
+      CSVFieldEncoder.appendText(text, to: &buffer)
+    }
+  }
+
+  public mutating func appendNumber(text: String, value: Double) {
+    separate()
+    CSVFieldEncoder.appendText(text, to: &buffer)
+  }
+
+  public mutating func appendInteger(_ value: Int64) {
+    separate()
+    CSVFieldEncoder.appendInteger(value, to: &buffer)
+  }
+
+  public mutating func appendBool(_ value: Bool) {
+    separate()
+    CSVFieldEncoder.appendASCII(value ? "true" : "false", to: &buffer)
+  }
+
+  public mutating func appendInstant(millisecondsSince1970 ms: Int64) {
+    separate()
+    let offset = timeZone.isUTC ? 0 : timeZone.offsetSeconds(atMillisecondsSince1970: ms)
+    instants.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &buffer)
+  }
+
+  public mutating func appendSeconds(_ seconds: Double) {
+    separate()
+    CSVFieldEncoder.appendSeconds(seconds, to: &buffer)
+  }
+
+  public mutating func endRow() {
+    buffer.append(0x0A)
+    atRowStart = true
+    rowCount += 1
+  }
+
+  /// The comma before every field but a row's first.
+  @inline(__always)
+  private mutating func separate() {
+    if atRowStart {
+      atRowStart = false
+    } else {
+      buffer.append(0x2C)
+    }
+  }
+}

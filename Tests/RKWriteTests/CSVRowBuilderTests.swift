@@ -1,0 +1,82 @@
+// Rows formatted field by field: quoting decided eight bytes at a time, instants from a day cache.
+import RKTable
+import XCTest
+
+@testable import RKWrite
+
+final class CSVRowBuilderTests: XCTestCase {
+  private func line(_ cells: [Cell], zone: TimeZoneRule = .utc, excelSafe: Bool = false)
+    -> String
+  {
+    var builder = CSVRowBuilder(timeZone: zone, excelSafe: excelSafe)
+    for cell in cells { builder.append(cell) }
+    builder.endRow()
+    return String(decoding: builder.bytes, as: UTF8.self)
+  }
+
+  func testBuilder_SpecialByteAtEveryPosition_QuotedElsePlain() {
+    for length in 0...20 {
+      let plain =
+        String(repeating: "é", count: length / 2) + String(repeating: "a", count: length % 2)
+      XCTAssertEqual(line([.text(plain)]), plain + "\n", "length \(length)")
+      for position in 0..<length {
+        for special in [",", "\"", "\n", "\r"] {
+          var characters = Array(String(repeating: "a", count: length))
+          characters[position] = Character(special)
+          let text = String(characters)
+          let escaped = text.replacingOccurrences(of: "\"", with: "\"\"")
+          XCTAssertEqual(line([.text(text)]), "\"\(escaped)\"\n", "\(special) at \(position)")
+        }
+      }
+    }
+  }
+
+  func testBuilder_AllCellKinds_SameTextAsContract() {
+    XCTAssertEqual(
+      line([
+        .empty, .text("a,b"), .number(text: "72.5", value: 72.5), .integer(-12), .bool(true),
+        .instant(millisecondsSince1970: t0ms), .seconds(19.846), .text("=1+1"),
+      ]),
+      ",\"a,b\",72.5,-12,true,2016-05-16T19:34:25.846Z,19.846,=1+1\n")
+    XCTAssertEqual(line([.text("=1+1"), .text("-5")], excelSafe: true), "'=1+1,-5\n")
+  }
+
+  func testISO8601Writer_ManyInstantsAndOffsets_SameAsISO8601Append() {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var instants: [Int64] = [
+      0, -1, 86_399_999, 86_400_000, -86_400_001, t0ms, 253_402_300_799_999, 253_402_300_800_000,
+      -62_135_596_800_001, 8_999_999_999_999_999, -8_999_999_999_999_999, .min, .max,
+    ]
+    for _ in 0..<2000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      // Mostly close together (the cache's case), sometimes anywhere.
+      let step = Int64(bitPattern: state >> 1) % (state & 7 == 0 ? 400_000_000_000_000 : 90_000_000)
+      instants.append((instants.last ?? 0) &+ step)
+    }
+    for offset in [0, 3600, -16_200, 50_400, 999_999, -999_999, 1_000_000] {
+      var writer = ISO8601Writer()
+      for ms in instants {
+        var expected: [UInt8] = []
+        ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &expected)
+        var bytes = ByteWriter(capacity: 4)
+        writer.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &bytes)
+        XCTAssertEqual(bytes.bytes, expected, "\(ms) at \(offset)")
+      }
+    }
+  }
+
+  func testByteWriter_GrowsKeepingEveryByte() {
+    var writer = ByteWriter(capacity: 1)
+    var expected: [UInt8] = []
+    for length in 0..<300 {
+      let chunk = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ length) }
+      chunk.withUnsafeBufferPointer { writer.append($0) }
+      writer.append(UInt8(length % 256))
+      expected += chunk + [UInt8(length % 256)]
+    }
+    XCTAssertEqual(writer.count, expected.count)
+    XCTAssertEqual(writer.bytes, expected)
+  }
+}
+
+private let t0ms: Int64 = 1_463_427_265_846
