@@ -20,32 +20,48 @@ struct DataWarnings {
   static let limitPerKind = 50
 
   let latestPlausible: Instant
-  /// Where each run UUID was first seen: the input file (its display path, whose storage the
-  /// input item already holds) and the run's number in it. Keyed by the UUID's 128 bits, so a
-  /// run costs a few dozen bytes however long the export: this is the only per-run state kept.
-  private var seenUUIDs: [UUIDBits: FirstSeen] = [:]
+  /// Where each run UUID was first seen, by the UUID's 128 bits, mostly on disk (see
+  /// `RunUUIDIndex`); file names come back through `fileName`. This is the only per-run state.
+  private let seenUUIDs: RunUUIDIndex
   /// UUID texts that are not RFC 4122 UUIDs (rare), by their text.
   private var seenOtherIDs: [String: FirstSeen] = [:]
+  /// The display path of an input file by its number (its place in the export's work list).
+  private let fileName: (Int) -> String
+  /// Sources kept as text, numbered from -1 down: files of runs exported earlier (from the
+  /// state file), and sources that are not `input` or `input#N` (pseudonymised ones).
+  private var otherFiles: [String] = []
 
-  /// The input file (a string shared by all its runs) and the run's number in it (0 when the
-  /// file holds one run; `source` is then the file itself, else `file#number`).
+  /// The file a run came from, by number (see `FirstSeen.file`), and the run's number in it (0
+  /// when the file holds one run; `source` is then the file itself, else `file#number`).
   struct FirstSeen {
-    var file: String
+    /// ≥ 0: the input's number given to `check`; < 0: `otherFiles[-file - 1]`.
+    var file: Int32
     var number: Int32
-
-    var source: String { number == 0 ? file : "\(file)#\(number)" }
   }
   private var counts: [String: Int] = [:]
 
-  /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file.
-  init(now: Date, knownUUIDs: [String: String]) {
+  /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file;
+  /// `fileName` gives the display path of the input numbered as in `check`. With
+  /// `spoolDirectory` (the staging folder) the UUIDs seen wait in an unlinked file there.
+  init(
+    now: Date, knownUUIDs: [String: String], spoolDirectory: String? = nil,
+    fileName: @escaping (Int) -> String
+  ) {
     latestPlausible = Instant(
       secondsSince1970: now.timeIntervalSince1970 + DataWarnings.futureTolerance)
-    for (uuid, file) in knownUUIDs { remember(uuid, FirstSeen(file: file, number: 0)) }
+    seenUUIDs = RunUUIDIndex(directory: spoolDirectory)
+    self.fileName = fileName
+    var numbers: [String: Int32] = [:]
+    for (uuid, file) in knownUUIDs {
+      let number = numbers[file] ?? keepText(file)
+      numbers[file] = number
+      remember(uuid, FirstSeen(file: number, number: 0))
+    }
   }
 
-  /// The warnings for one run, each naming its source.
-  mutating func check(_ run: CheckedRun) -> [LogEvent] {
+  /// The warnings for one run, each naming its source; `inputNumber` is the number of the
+  /// run's input file (for `fileName`).
+  mutating func check(_ run: CheckedRun, inputNumber: Int) -> [LogEvent] {
     var events: [LogEvent] = []
     let file = run.source
     if let start = run.startDate, let end = run.endDate, end < start {
@@ -58,15 +74,22 @@ struct DataWarnings {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
     if let uuid = run.runUUID, !uuid.isEmpty {
-      let first = run.uuidBits.map { seenUUIDs[$0] } ?? seenOtherIDs[uuid]
-      if let first, first.source != file {
+      let first = run.uuidBits.map { seenUUIDs.firstSeen($0) } ?? seenOtherIDs[uuid]
+      if let first, source(first) != file {
         events += event(
           "duplicate_task_run", file,
-          "task run \(uuid) was already exported from \(first.source); both are kept")
+          "task run \(uuid) was already exported from \(source(first)); both are kept")
       } else if first == nil {
-        let entry = FirstSeen(file: run.number == 0 ? file : run.file, number: run.number)
+        // `file` is the input or `input#N`: keep the input's number and N (else the text).
+        let entry: FirstSeen
+        if file == run.file || run.number > 0 {
+          entry = FirstSeen(file: Int32(clamping: inputNumber), number: run.number)
+        } else {
+          let text = otherFiles.last == file ? -Int32(otherFiles.count) : keepText(file)
+          entry = FirstSeen(file: text, number: 0)
+        }
         if let bits = run.uuidBits {
-          seenUUIDs[bits] = entry
+          seenUUIDs.insert(bits, entry)
         } else {
           seenOtherIDs[uuid] = entry
         }
@@ -75,9 +98,25 @@ struct DataWarnings {
     return events
   }
 
+  /// The source (`file` or `file#N`) of a run seen before.
+  private func source(_ first: FirstSeen) -> String {
+    let other = Int(-first.file - 1)
+    let file =
+      first.file >= 0
+      ? fileName(Int(first.file)) : otherFiles.indices.contains(other) ? otherFiles[other] : ""
+    return first.number == 0 ? file : "\(file)#\(first.number)"
+  }
+
+  /// Keeps a source as text; its (negative) file number.
+  private mutating func keepText(_ file: String) -> Int32 {
+    otherFiles.append(file)
+    return -Int32(clamping: otherFiles.count)
+  }
+
+  /// Notes where `uuid` was first seen, unless it was seen before.
   private mutating func remember(_ uuid: String, _ entry: FirstSeen) {
     if let bits = UUIDBits(uuid) {
-      if seenUUIDs[bits] == nil { seenUUIDs[bits] = entry }
+      if seenUUIDs.firstSeen(bits) == nil { seenUUIDs.insert(bits, entry) }
     } else if seenOtherIDs[uuid] == nil {
       seenOtherIDs[uuid] = entry
     }
@@ -165,6 +204,11 @@ struct CheckedRun: Sendable {
 struct UUIDBits: Hashable {
   var high: UInt64
   var low: UInt64
+
+  init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
 
   init?(_ text: String) {
     var high: UInt64 = 0

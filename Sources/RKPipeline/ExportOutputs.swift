@@ -7,11 +7,12 @@ import RKWrite
 
 /// Owns every writer of one run. Rows of `task_runs`, `steps`, `answers` and `inputs` stream
 /// straight to CSV (and XLSX); wide rows go to a spool until the columns are known; statistics
-/// keep per-question values. `finish()` writes the rest; every file is complete in `folder` (the
+/// keep per-question counts and spool their values. `finish()` writes the rest; every file is complete in `folder` (the
 /// run's staging folder) afterwards, and `OutputCommit` moves the set into place.
 final class ExportOutputs {
   private let options: ExportOptions
-  private let folder: String
+  /// The staging folder (temporary spool files may live there, unlinked).
+  let folder: String
   private let definitions: [TaskDefinition]
   private let pivot: WidePivot
   private let spool: RowSpool
@@ -38,7 +39,7 @@ final class ExportOutputs {
       throw OutputError(path: folder + "/wide", reason: "cannot create the output folder")
     }
     pivot = WidePivot(timeZone: options.timeZone, definitions: definitions)
-    statistics = StatisticsCollector(definitions: definitions)
+    statistics = StatisticsCollector(definitions: definitions, spoolDirectory: folder)
     spool = try RowSpool(directory: folder)
     if options.writeXLSX {
       let book = try XLSXWorkbook(
@@ -103,6 +104,9 @@ final class ExportOutputs {
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
     schemas += try writeWideTables()
     let tasks = statistics.statistics()
+    if let failure = statistics.spoolFailure {
+      throw OutputError(path: folder, reason: failure)
+    }
     let summaryRows = SummaryTable.rows(for: tasks)
     let choiceRows = ChoicesTable.rows(for: tasks)
     try writeCSV(SummaryTable.schema, summaryRows)

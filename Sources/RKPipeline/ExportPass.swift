@@ -41,7 +41,10 @@ struct ExportPass {
       guard let entry = state?.inputs[key] else { continue }
       for uuid in entry.taskRunUUIDs { known[uuid] = entry.path ?? key }
     }
-    warnings = DataWarnings(now: now, knownUUIDs: known)
+    let work = plan.work
+    warnings = DataWarnings(now: now, knownUUIDs: known, spoolDirectory: outputs.folder) {
+      work[$0].item.displayPath
+    }
   }
 
   /// Lists inputs the walk could not open (a missing root) as failed.
@@ -92,7 +95,7 @@ struct ExportPass {
         return Found(outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
-        try consume(work[index], found)
+        try consume(work[index], found, number: index)
         progress.update(done: index + 1)
       })
     for event in warnings.omitted() { log.log(event) }
@@ -108,7 +111,9 @@ struct ExportPass {
 
   // MARK: - One input
 
-  private mutating func consume(_ piece: IncrementalPlan.Work, _ found: Found) throws {
+  private mutating func consume(
+    _ piece: IncrementalPlan.Work, _ found: Found, number: Int
+  ) throws {
     let item = piece.item
     let touched =
       piece.role == .export && !found.hash.isEmpty && piece.previous?.hash == found.hash
@@ -145,7 +150,7 @@ struct ExportPass {
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {
-        for event in warnings.check(ready.checked) {
+        for event in warnings.check(ready.checked, inputNumber: number) {
           report.dataWarnings += 1
           log.log(event)
         }

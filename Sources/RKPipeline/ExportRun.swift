@@ -9,8 +9,9 @@ import RKWrite
 /// Runs one export (design.md §4): importers → flattener → writers, streaming.
 ///
 /// Inputs are parsed on `options.jobs` threads and consumed in path order on the calling
-/// thread, so outputs are identical whatever the scheduling. Only per-question statistics and
-/// the wide tables' column sets grow with the input; wide rows wait in a spool file.
+/// thread, so outputs are identical whatever the scheduling. Memory stays flat: wide rows, the
+/// statistics' values, the run UUIDs of the duplicate check and the walked input list wait in
+/// unlinked temporary files; only counts per question and the wide tables' column sets remain.
 ///
 /// Every file is written into a staging folder and renamed into place only when the whole run
 /// completed (`OutputCommit`); `OutputLock` keeps a second run off the same folder; with
@@ -45,8 +46,12 @@ public final class ExportRun {
     }
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
-    let (items, problems) = InputWalker(roots: options.inputs).items()
-    let plan = IncrementalPlan(items: items, state: state, append: options.append)
+    var (items, problems) = InputWalker(roots: options.inputs).itemList()
+    // The list waits on disk (an unlinked file in the output folder, which exists by now).
+    items.moveToDisk(directory: folder)
+    let plan = IncrementalPlan(
+      items: items, state: state, append: options.append,
+      recordsState: options.statePath != nil)
 
     var report = ExportReport()
     report.filesUnchanged = plan.unchangedCount

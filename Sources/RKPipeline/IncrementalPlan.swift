@@ -20,21 +20,32 @@ struct IncrementalPlan: Sendable {
   /// One input to read.
   struct Work: Sendable {
     var item: InputItem
+    /// The state-file key; "" when the run keeps no state.
     var key: String
     var role: Role
+    /// Size and modification time; nil without --state (and for a missing file).
     var fingerprint: InputFingerprint?
     var previous: ExportState.Entry?
   }
 
-  let work: [Work]
+  /// The inputs to read, in path order.
+  let work: WorkList
   /// Inputs not read at all.
   let unchangedCount: Int
   /// State keys of inputs that are neither read for export now: their run UUIDs count as
   /// already exported when looking for duplicates.
   let keptKeys: Set<String>
 
-  init(items: [InputItem], state: ExportState?, append: Bool) {
-    var work: [Work] = []
+  /// Without `recordsState` (no --state) every item is work and nothing is looked up or
+  /// stat'ed: the work list is the walked list itself.
+  init(items: InputItemList, state: ExportState?, append: Bool, recordsState: Bool = true) {
+    guard recordsState || state != nil else {
+      work = WorkList(items: items, planned: nil)
+      unchangedCount = 0
+      keptKeys = []
+      return
+    }
+    var planned: [Work] = []
     var unchanged = 0
     var kept = Set(state?.inputs.keys.map { $0 } ?? [])
     for item in items {
@@ -43,7 +54,7 @@ struct IncrementalPlan: Sendable {
       let previous = state?.inputs[key]
       if let previous, let fingerprint, fingerprint.matches(previous) {
         if append {
-          work.append(
+          planned.append(
             Work(
               item: item, key: key, role: .derivedOnly, fingerprint: fingerprint,
               previous: previous))
@@ -53,12 +64,28 @@ struct IncrementalPlan: Sendable {
         continue
       }
       kept.remove(key)
-      work.append(
+      planned.append(
         Work(item: item, key: key, role: .export, fingerprint: fingerprint, previous: previous))
     }
-    self.work = work
+    work = WorkList(items: InputItemList(), planned: planned)
     unchangedCount = unchanged
     keptKeys = kept
+  }
+
+  /// The work of a plan. Without a state each `Work` is made from its walked item when asked
+  /// for, so a plan of 100,000 inputs costs no memory beyond the walked list.
+  struct WorkList: RandomAccessCollection, Sendable {
+    let items: InputItemList
+    /// With a state: the work worked out per input; nil: every item, to export.
+    let planned: [Work]?
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { planned?.count ?? items.count }
+
+    subscript(position: Int) -> Work {
+      if let planned { return planned[position] }
+      return Work(item: items[position], key: "", role: .export, fingerprint: nil, previous: nil)
+    }
   }
 
   /// True when there is nothing to export (only --append's re-reads, or nothing at all).

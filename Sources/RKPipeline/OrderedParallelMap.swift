@@ -11,16 +11,22 @@ import Foundation
 /// `consume` receives `timedOut(input)` in its place and a fresh worker takes over the stuck one's
 /// share. A Swift thread cannot be killed, so the stuck transform keeps its thread (and memory)
 /// until it returns or the process exits; its late result is dropped.
-public func orderedParallelMap<Input: Sendable, Output: Sendable>(
-  _ inputs: [Input], jobs: Int, window: Int = 256, timeout: TimeInterval? = nil,
-  timedOut: ((Input) -> Output)? = nil,
-  transform: @escaping @Sendable (Input) -> Output,
+///
+/// `inputs` is any random-access collection indexed from 0 (an array, or a list that makes its
+/// elements on demand so a long input list need not exist as values).
+public func orderedParallelMap<Inputs, Output: Sendable>(
+  _ inputs: Inputs, jobs: Int, window: Int = 64, timeout: TimeInterval? = nil,
+  timedOut: ((Inputs.Element) -> Output)? = nil,
+  transform: @escaping @Sendable (Inputs.Element) -> Output,
   consume: (Int, Output) throws -> Void
-) rethrows {
+) rethrows
+where
+  Inputs: RandomAccessCollection & Sendable, Inputs.Index == Int, Inputs.Element: Sendable
+{
   let jobs = max(1, min(jobs, inputs.count))
   let timeout = timedOut == nil ? nil : timeout  // without a substitute, never give up
   if jobs <= 1 && timeout == nil {
-    for (index, input) in inputs.enumerated() { try consume(index, transform(input)) }
+    for index in inputs.indices { try consume(index, transform(inputs[index])) }
     return
   }
   let state = ReorderBuffer<Output>(count: inputs.count, window: max(window, jobs * 2))

@@ -16,8 +16,11 @@ public struct StatsRun {
   public func run(width: Int = 100) throws -> (text: String, report: ExportReport) {
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
-    let (items, problems) = InputWalker(roots: options.inputs).items()
-    var collector = StatisticsCollector(definitions: definitions.tasks)
+    var (items, problems) = InputWalker(roots: options.inputs).itemList()
+    items.moveToDisk(directory: NSTemporaryDirectory())
+    // Values wait in an unlinked file in the temporary folder, as an export's do in its staging.
+    var collector = StatisticsCollector(
+      definitions: definitions.tasks, spoolDirectory: NSTemporaryDirectory())
     var report = ExportReport()
     for problem in problems {
       report.filesRead += 1
@@ -43,6 +46,10 @@ public struct StatsRun {
         report.filesSkipped += 1
       }
     }
-    return (StatsReport.render(collector.statistics(), width: width), report)
+    let statistics = collector.statistics()
+    if let failure = collector.spoolFailure {
+      throw OutputError(path: NSTemporaryDirectory(), reason: failure)
+    }
+    return (StatsReport.render(statistics, width: width), report)
   }
 }

@@ -10,7 +10,11 @@ public final class TimeZoneRule: @unchecked Sendable {
   public let identifier: String
   private let zone: TimeZone?
   private let lock = NSLock()
-  private var cache: [Int64: Int] = [:]
+  /// Offsets by UTC hour in a fixed direct-mapped table (`hour % cacheSlots`): a study spanning
+  /// years touches more hours than are worth keeping, and memory must not grow with them.
+  private var cachedHours: [Int64] = []
+  private var cachedOffsets: [Int32] = []
+  private static let cacheSlots = 4096
 
   public static let utc = TimeZoneRule(utc: ())
 
@@ -39,10 +43,15 @@ public final class TimeZoneRule: @unchecked Sendable {
     let hour = ms >= 0 ? ms / 3_600_000 : (ms - 3_599_999) / 3_600_000
     lock.lock()
     defer { lock.unlock() }
-    if let cached = cache[hour] { return cached }
+    if cachedHours.isEmpty {
+      cachedHours = [Int64](repeating: .min, count: Self.cacheSlots)
+      cachedOffsets = [Int32](repeating: 0, count: Self.cacheSlots)
+    }
+    let slot = Int(hour.magnitude % UInt64(Self.cacheSlots))
+    if cachedHours[slot] == hour { return Int(cachedOffsets[slot]) }
     let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
-    if cache.count > 100_000 { cache.removeAll(keepingCapacity: true) }
-    cache[hour] = offset
+    cachedHours[slot] = hour
+    cachedOffsets[slot] = Int32(clamping: offset)
     return offset
   }
 

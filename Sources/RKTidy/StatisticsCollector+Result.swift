@@ -6,8 +6,16 @@ extension StatisticsCollector {
   public func statistics() -> [TaskStatistics] {
     var questionsByTask: [String: [(key: StatisticsKey, value: QuestionAccumulator)]] = [:]
     for (key, value) in questions { questionsByTask[key.task, default: []].append((key, value)) }
-    return tasks.keys.sorted().map { taskIdentifier in
-      let task = tasks[taskIdentifier] ?? TaskAccumulator()
+    // Step durations summarised once per step (every question of the step shows them).
+    var stepSummaries: [StepKey: (median: Double?, p90: Double?)] = [:]
+    for (step, variable) in steps {
+      let sorted = sortedValues(variable)
+      stepSummaries[step] = (
+        Quantile.median(sorted: sorted), Quantile.type7(sorted: sorted, probability: 0.9)
+      )
+    }
+    return tasks.keys.sorted().compactMap { taskIdentifier in
+      guard let task = tasks[taskIdentifier] else { return nil }
       let ordered = (questionsByTask[taskIdentifier] ?? []).sorted { lhs, rhs in
         rowOrder(lhs.key, lhs.value) < rowOrder(rhs.key, rhs.value)
       }
@@ -15,15 +23,27 @@ extension StatisticsCollector {
         taskIdentifier: taskIdentifier,
         runCount: task.runCount,
         participantCount: task.participants.isEmpty ? nil : task.participants.count,
-        medianDurationSeconds: Quantile.median(sorted: task.durations.sorted()),
-        questions: ordered.map { question($0.key, $0.value, runCount: task.runCount) })
+        medianDurationSeconds: Quantile.median(sorted: sortedValues(task.durations)),
+        questions: ordered.map { question in
+          let step = stepSummaries[StepKey(task: question.key.task, step: question.key.step)]
+          return self.question(
+            question.key, question.value, runCount: task.runCount,
+            stepDurations: step ?? (nil, nil))
+        })
     }
   }
 
+  /// The values of a spool variable, sorted (one array: the variable's values at a time).
+  private func sortedValues(_ variable: Int) -> [Double] {
+    var values = spool.values(of: variable)
+    values.sort()
+    return values
+  }
+
   private func question(
-    _ key: StatisticsKey, _ value: QuestionAccumulator, runCount: Int
+    _ key: StatisticsKey, _ value: QuestionAccumulator, runCount: Int,
+    stepDurations: (median: Double?, p90: Double?)
   ) -> QuestionStatistics {
-    let stepDurations = (steps[StepKey(task: key.task, step: key.step)] ?? []).sorted()
     let isChoice = key.answerType == .choice || key.answerType == .boolean
     return QuestionStatistics(
       taskIdentifier: key.task,
@@ -35,10 +55,10 @@ extension StatisticsCollector {
       answeredCount: value.answeredCount,
       skippedCount: value.skippedCount,
       dontKnowCount: value.dontKnowCount,
-      numbers: NumericSummary(values: value.values),
-      answerDurationMedianSeconds: Quantile.median(sorted: value.answerDurations.sorted()),
-      stepDurationMedianSeconds: Quantile.median(sorted: stepDurations),
-      stepDurationP90Seconds: Quantile.type7(sorted: stepDurations, probability: 0.9),
+      numbers: NumericSummary(sorted: sortedValues(value.values)),
+      answerDurationMedianSeconds: Quantile.median(sorted: sortedValues(value.answerDurations)),
+      stepDurationMedianSeconds: stepDurations.median,
+      stepDurationP90Seconds: stepDurations.p90,
       options: isChoice ? options(key, value) : [])
   }
 

@@ -4,8 +4,10 @@ import RKTable
 
 /// Collects what summary.csv, choices.csv and `rkexport stats` need, one run at a time.
 ///
-/// Memory is per question, not per run: counts, one Double per numeric answer and per duration,
-/// and one counter per option. Runs may be added in any order; the result is the same.
+/// Memory is per question, not per run: counts and one counter per option. The Doubles that
+/// exact medians and quantiles need (numeric answers, answer, step and run durations) go to a
+/// `ValueSpool`, a temporary file in `spoolDirectory` when one is given, and are read back one
+/// variable at a time at the end. Runs may be added in any order; the result is the same.
 ///
 /// Row order: tasks by identifier; within a task, questions of the task definition in its order,
 /// then the others in first-seen order, where "first" means the run with the smallest
@@ -20,7 +22,10 @@ import RKTable
 public struct StatisticsCollector: Sendable {
   var definitions: [DefinitionKey: DefinitionEntry] = [:]
   var tasks: [String: TaskAccumulator] = [:]
-  var steps: [StepKey: [Double]] = [:]
+  /// Step durations: the spool variable of each step.
+  var steps: [StepKey: Int] = [:]
+  /// Shared by copies of the collector: add to one copy only.
+  let spool: ValueSpool
   /// Each question's number: its place in `questionKeys` and `accumulators`. Hashing the key
   /// once per result, then working by number, keeps `add` cheap.
   var questionSlots: [StatisticsKey: Int] = [:]
@@ -29,8 +34,6 @@ public struct StatisticsCollector: Sendable {
   /// Per task (`recentRunIndexes`), where the questions and steps of its last run were found.
   var recentRuns: [RecentRun] = []
   var recentRunIndexes: [String: Int] = [:]
-  /// Counts insertions into `steps`, which move the positions `RecentRun` remembers.
-  var stepsVersion = 0
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -38,7 +41,10 @@ public struct StatisticsCollector: Sendable {
   }
 
   /// A collector; `definitions` give question order and the option sets of choice questions.
-  public init(definitions: [TaskDefinition] = []) {
+  /// With `spoolDirectory` (an existing folder, such as the export's staging folder) the values
+  /// wait in an unlinked temporary file there instead of memory.
+  public init(definitions: [TaskDefinition] = [], spoolDirectory: String? = nil) {
+    spool = ValueSpool(directory: spoolDirectory)
     for definition in definitions {
       for (index, question) in definition.questions.enumerated() {
         let key = DefinitionKey(
@@ -59,8 +65,10 @@ public struct StatisticsCollector: Sendable {
   /// Adds one task run, read beforehand (possibly on another thread).
   public mutating func add(_ run: StatisticsContribution) {
     let order = run.order
-    // Mutating through the dictionary subscript keeps arrays unshared, so appends stay O(1).
-    tasks[run.taskIdentifier, default: TaskAccumulator()].count(run)
+    if tasks[run.taskIdentifier] == nil {
+      tasks[run.taskIdentifier] = TaskAccumulator(durations: spool.makeVariable())
+    }
+    tasks[run.taskIdentifier]?.count(run, spool: spool)
     let recentIndex = recentRunIndex(of: run.taskIdentifier)
     // Taken out (and put back below) so that appending to its arrays copies nothing.
     var recent = RecentRun()
@@ -77,8 +85,10 @@ public struct StatisticsCollector: Sendable {
           questions[index].key, order: order, position: questions[index].seen.position)
         recent.note(slot, key: questions[index].key, at: index)
       }
-      accumulators[slot].values.append(contentsOf: questions[index].values)
-      accumulators[slot].answerDurations.append(contentsOf: questions[index].answerDurations)
+      for value in questions[index].values { spool.append(value, to: accumulators[slot].values) }
+      for duration in questions[index].answerDurations {
+        spool.append(duration, to: accumulators[slot].answerDurations)
+      }
       accumulators[slot].merge(questions[index].seen, from: order)
     }
     swap(&recent, &recentRuns[recentIndex])
@@ -92,31 +102,32 @@ public struct StatisticsCollector: Sendable {
     return recentRuns.count - 1
   }
 
-  /// Appends the run's step durations, finding each step's list through `recent` when the
-  /// step sits where it sat in the task's last run.
+  /// Appends the run's step durations, finding each step's spool variable through `recent`
+  /// when the step sits where it sat in the task's last run.
   private mutating func addStepDurations(_ run: StatisticsContribution, recent: inout RecentRun) {
-    if recent.stepsVersion != stepsVersion {
-      // A step was added since: positions in `steps` may have moved.
-      recent.steps = []
-      recent.stepsVersion = stepsVersion
-    }
     for (index, step) in run.stepDurations.enumerated() {
+      let variable: Int
       if index < recent.steps.count && recent.steps[index].step == step.step {
-        steps.values[recent.steps[index].position].append(step.seconds)
-        continue
-      }
-      let key = StepKey(task: run.taskIdentifier, step: step.step)
-      if let position = steps.index(forKey: key) {
-        steps.values[position].append(step.seconds)
-        recent.noteStep(step.step, position: position, at: index)
+        variable = recent.steps[index].variable
       } else {
-        steps[key] = [step.seconds]
-        stepsVersion += 1
-        recent.steps = []
-        recent.stepsVersion = stepsVersion
+        variable = stepVariable(task: run.taskIdentifier, step: step.step)
+        recent.noteStep(step.step, variable: variable, at: index)
       }
+      spool.append(step.seconds, to: variable)
     }
   }
+
+  /// The spool variable of a step's durations, made when the step is first seen.
+  private mutating func stepVariable(task: String, step: String) -> Int {
+    let key = StepKey(task: task, step: step)
+    if let variable = steps[key] { return variable }
+    let variable = spool.makeVariable()
+    steps[key] = variable
+    return variable
+  }
+
+  /// Why the statistics are incomplete (the spool file could not be read back), if they are.
+  public var spoolFailure: String? { spool.failure }
 
   /// The number of question `key`, adding it (first seen in run `order` at `position`) if new.
   private mutating func slot(_ key: StatisticsKey, order: RunOrder, position: Int) -> Int {
@@ -124,7 +135,10 @@ public struct StatisticsCollector: Sendable {
     let slot = accumulators.count
     questionSlots[key] = slot
     questionKeys.append(key)
-    accumulators.append(QuestionAccumulator(order: order, position: position))
+    accumulators.append(
+      QuestionAccumulator(
+        order: order, position: position, values: spool.makeVariable(),
+        answerDurations: spool.makeVariable()))
     return slot
   }
 
@@ -205,13 +219,16 @@ struct RunOrder: Comparable, Sendable {
 struct TaskAccumulator: Sendable {
   var runCount = 0
   var participants: Set<String> = []
-  var durations: [Double] = []
+  /// The spool variable of the run durations.
+  var durations: Int
 
-  /// Counts one run of the task: the run, its participant and its duration.
-  mutating func count(_ run: StatisticsContribution) {
+  init(durations: Int) { self.durations = durations }
+
+  /// Counts one run of the task: the run, its participant and its (finite) duration.
+  mutating func count(_ run: StatisticsContribution, spool: ValueSpool) {
     runCount += 1
     if !run.participantID.isEmpty { participants.insert(run.participantID) }
-    if let duration = run.durationSeconds { durations.append(duration) }
+    if let duration = run.durationSeconds { spool.append(duration, to: durations) }
   }
 }
 
@@ -219,9 +236,7 @@ struct TaskAccumulator: Sendable {
 /// repeat them in order, and comparing keys costs less than hashing them.
 struct RecentRun: Sendable {
   var slots: [(key: StatisticsKey, slot: Int)] = []
-  var steps: [(step: String, position: Dictionary<StepKey, [Double]>.Index)] = []
-  /// The `stepsVersion` the step positions belong to.
-  var stepsVersion = 0
+  var steps: [(step: String, variable: Int)] = []
 
   mutating func note(_ slot: Int, key: StatisticsKey, at index: Int) {
     if index < slots.count {
@@ -231,13 +246,11 @@ struct RecentRun: Sendable {
     }
   }
 
-  mutating func noteStep(
-    _ step: String, position: Dictionary<StepKey, [Double]>.Index, at index: Int
-  ) {
+  mutating func noteStep(_ step: String, variable: Int, at index: Int) {
     if index < steps.count {
-      steps[index] = (step, position)
+      steps[index] = (step, variable)
     } else if index == steps.count {
-      steps.append((step, position))
+      steps.append((step, variable))
     }
   }
 }
@@ -270,13 +283,16 @@ struct QuestionAccumulator: Sendable {
   var answeredCount = 0
   var skippedCount = 0
   var dontKnowCount = 0
-  var values: [Double] = []
-  var answerDurations: [Double] = []
+  /// Spool variables of the numeric values and of the answer durations.
+  var values: Int
+  var answerDurations: Int
   var optionCounts: [String?: Int] = [:]
 
-  init(order: RunOrder, position: Int) {
+  init(order: RunOrder, position: Int, values: Int, answerDurations: Int) {
     self.order = order
     self.position = position
+    self.values = values
+    self.answerDurations = answerDurations
   }
 
   /// Counts one run's presence, status and chosen options.

@@ -68,7 +68,11 @@ public struct NumericSummary: Sendable, Equatable {
 
   /// Summarises a non-empty sample; nil when `values` is empty.
   public init?(values: [Double]) {
-    let sorted = values.sorted()
+    self.init(sorted: values.sorted())
+  }
+
+  /// Summarises a sample already in ascending order (no copy); nil when it is empty.
+  init?(sorted: [Double]) {
     guard let first = sorted.first, let last = sorted.last,
       let p25 = Quantile.type7(sorted: sorted, probability: 0.25),
       let median = Quantile.type7(sorted: sorted, probability: 0.5),

@@ -9,6 +9,8 @@ public enum ArchiveInspector {
   /// The tree of `bytes` (binary or XML plist keyed archive), one line per value.
   public static func render(_ bytes: [UInt8]) throws -> String {
     let archive = try KeyedArchive(bytes: bytes)
+    // `ArchivedObject`s hold the archive without reference counting: keep it alive here.
+    defer { withExtendedLifetime(archive) {} }
     var renderer = Renderer(archive: archive)
     renderer.lines.append(
       "NSKeyedArchiver archive: \(archive.objectRefs.count) objects, root object \(archive.rootUID)"

@@ -120,18 +120,27 @@ extension ArchivedObject: ResultObject {
   }
 
   func objects(_ key: FieldKey) throws(ImportError) -> [ArchivedObject]? {
-    try typed(key, "an array of objects") { v throws(ImportError) -> [ArchivedObject]? in
-      guard let elements = try archive.elements(v, depth: depth + 1) else { return nil }
-      var objects = [ArchivedObject]()
-      objects.reserveCapacity(elements.count)
-      for element in elements {
-        guard case .object(let object) = element else {
-          throw mismatch(key.name, expected: "an array of objects", found: element)
+    guard let value = try present(key) else { return nil }
+    var objects = [ArchivedObject]()
+    // The first element that is not an object: reported once every element is resolved, as
+    // resolution errors come first.
+    var misfit: ArchiveValue?
+    let isCollection = try locate(key.name) { () throws(ImportError) -> Bool in
+      try archive.forEachElement(of: value, depth: depth + 1) { count in
+        objects.reserveCapacity(count)
+      } body: { element in
+        if case .object(let object) = element {
+          objects.append(object)
+        } else if misfit == nil {
+          misfit = element
         }
-        objects.append(object)
       }
-      return objects
     }
+    guard isCollection else {
+      throw mismatch(key.name, expected: "an array of objects", found: value)
+    }
+    if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
+    return objects
   }
 
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
@@ -150,9 +159,20 @@ extension ArchivedObject: ResultObject {
   }
 
   func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
+    // Known keys are told apart without a String; the rest (rare) go by name.
+    if resolved.pairStart >= 0 {
+      let pairs = archive.pairs + resolved.pairStart
+      for index in 0..<resolved.count {
+        let code = pairs[index].code
+        guard let key = FieldKey(rawValue: code), key == .classMarker || isSkipped(key) else {
+          return try namedFields(skipping: isSkipped)
+        }
+      }
+      return []
+    }
     let plist = archive.plist
     let keyIDs = archive.keyIDs
-    // Known keys are told apart without a String; the rest (rare) go by name.
+    let header = self.header
     var needsNames = false
     for index in 0..<header.count {
       switch keyIDs.slot(try plist.childRef(header, index), in: plist) {

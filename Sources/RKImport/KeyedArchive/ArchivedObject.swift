@@ -3,17 +3,28 @@
 /// An object dictionary in `$objects` with a `$class`, read lazily: keys are compared in the
 /// byte buffer and values resolved only when asked for.
 struct ArchivedObject {
-  let archive: KeyedArchive
+  /// Held without reference counting: an `ArchivedObject` is only used while its archive is
+  /// alive (`KeyedArchiveImporter` and `ArchiveInspector` keep it alive around decoding), and
+  /// copies are made on every lookup.
+  unowned(unsafe) let archive: KeyedArchive
   /// The object's number in `$objects` (its UID).
   let uid: Int
-  let header: PlistObjectHeader
-  let classIndex: Int
   /// How many objects and containers lie between the root and this object.
   let depth: Int
+  /// What resolving the object found (class, keys, pairs).
+  let resolved: ResolvedObject
+
+  /// The object's dictionary (checked when the object was resolved).
+  var header: PlistObjectHeader {
+    PlistObjectHeader(
+      ref: archive.objectRefs[uid], type: .dictionary, info: 0,
+      payloadOffset: resolved.payloadOffset, count: resolved.count)
+  }
+  var classIndex: Int { resolved.classIndex }
   /// The Foundation type the class decodes as, if any (copied from the class record).
-  let foundation: FoundationClass?
+  var foundation: FoundationClass? { resolved.foundation }
   /// The `FieldKey`s among the object's keys (all, when some key could not be read).
-  let knownKeys: FieldKeySet
+  var knownKeys: FieldKeySet { resolved.keys }
 
   var archiveClass: ArchiveClass { archive.classes[classIndex] }
   var className: String { archive.classes[classIndex].name }
@@ -29,6 +40,7 @@ struct ArchivedObject {
   func ref(forKey key: String) throws(ImportError) -> Int? {
     var stored = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     let plist = archive.plist
+    let header = self.header
     switch stored.withUTF8({ plist.scanKeys(header, for: $0) }) {
     case .found(let index): return try plist.childRef(header, header.count + index)
     case .absent: return nil
@@ -48,6 +60,7 @@ struct ArchivedObject {
     guard knownKeys.contains(key) else { return nil }
     let plist = archive.plist
     let keyIDs = archive.keyIDs
+    let header = self.header
     let wanted = KeySlot.known(key)
     for index in 0..<header.count
     where keyIDs.slot(try plist.childRef(header, index), in: plist) == wanted {
@@ -56,10 +69,40 @@ struct ArchivedObject {
     return nil
   }
 
+  /// The first pair under `key` among the object's stored pairs, or nil when it is absent;
+  /// only for objects with `resolved.pairStart >= 0`.
+  @inline(__always)
+  private func pair(_ key: FieldKey) -> KeyPair? {
+    let code = key.rawValue
+    var pair = archive.pairs + resolved.pairStart
+    let end = pair + resolved.count
+    while pair < end {
+      if pair.pointee.code == code { return pair.pointee }
+      pair += 1
+    }
+    return nil
+  }
+
+  /// The plist object stored in place under `key` (not a UID), when the object's pairs are
+  /// stored; nil otherwise (the caller then takes the general path).
+  @inline(__always)
+  func inlineRef(forKey key: FieldKey) -> Int? {
+    guard knownKeys.contains(key), resolved.pairStart >= 0, let pair = pair(key), !pair.isUID
+    else { return nil }
+    return pair.number
+  }
+
   /// The value under `key`: nil when absent, `.null` for `$null`.
+  @inline(__always)
   func value(forKey key: FieldKey) throws(ImportError) -> ArchiveValue? {
-    guard let ref = try ref(forKey: key) else { return nil }
+    guard knownKeys.contains(key) else { return nil }
     do {
+      if resolved.pairStart >= 0 {
+        guard let pair = pair(key) else { return nil }
+        if pair.isUID { return try archive.value(uid: UInt64(pair.number), depth: depth + 1) }
+        return try archive.resolve(ref: pair.number, depth: depth + 1)
+      }
+      guard let ref = try ref(forKey: key) else { return nil }
       return try archive.resolve(ref: ref, depth: depth + 1)
     } catch {
       guard error.location.isEmpty else { throw error }
@@ -91,6 +134,7 @@ struct ArchivedObject {
   func forEachEntry(_ body: (String, Int) -> Void) throws(ImportError) {
     let plist = archive.plist
     let names = archive.keyNames
+    let header = self.header
     for index in 0..<header.count {
       let keyRef = try plist.childRef(header, index)
       var key: String

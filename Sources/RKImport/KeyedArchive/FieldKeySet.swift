@@ -21,6 +21,13 @@ struct FieldKeySet {
     if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
   }
 
+  /// Inserts the key with raw value `rawValue` (< 128, as every `FieldKey`'s).
+  @inline(__always)
+  mutating func insert(rawValue: UInt8) {
+    let bit = Int(rawValue)
+    if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
+  }
+
   @inline(__always)
   func contains(_ key: FieldKey) -> Bool {
     let bit = Int(key.rawValue)

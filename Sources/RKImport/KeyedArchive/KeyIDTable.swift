@@ -12,34 +12,91 @@ enum KeySlot: Equatable {
 }
 
 /// Key identities by plist object number. NSKeyedArchiver stores each key string once, so each
-/// is hashed once per archive and every later lookup compares one byte per key.
+/// is matched once per archive and every later lookup compares one byte per key.
 ///
-/// Plain zero-filled storage (no exclusivity checks); only the first `maximumCapacity` object
-/// numbers are cached, so a hostile object count cannot make it large.
+/// Plain zero-filled storage of one-byte codes (no exclusivity checks); only the first
+/// `maximumCapacity` object numbers are cached, so a hostile object count cannot make it large.
 final class KeyIDTable {
   /// Object numbers cached at most (1 byte each).
   static let maximumCapacity = 1 << 20
 
+  /// Codes of a key that is not a `FieldKey`, of a key that is not a string, and of an entry
+  /// not read yet; every other code is a `FieldKey` raw value.
+  static let otherCode: UInt8 = 0xFF
+  static let notStringCode: UInt8 = 0xFE
+  private static let unreadCode: UInt8 = 0xFD
+  /// Codes from here on are no `FieldKey`.
+  static let firstSpecialCode: UInt8 = 0xFD
+
   private let capacity: Int
-  private let slots: UnsafeMutablePointer<KeySlot>
+  private let codes: UnsafeMutablePointer<UInt8>
 
   init(objectCount: Int) {
     capacity = max(0, min(objectCount, Self.maximumCapacity))
-    slots = UnsafeMutablePointer<KeySlot>.allocate(capacity: max(capacity, 1))
-    slots.initialize(repeating: .unread, count: max(capacity, 1))
+    codes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
+    codes.initialize(repeating: Self.unreadCode, count: max(capacity, 1))
   }
 
-  deinit { slots.deallocate() }
+  deinit { codes.deallocate() }
 
   /// What plist object `ref` is as a key; `ref` is a checked object number.
-  @inline(__always)
   func slot(_ ref: Int, in plist: BPlistDocument) -> KeySlot {
-    guard ref < capacity else { return Self.read(ref, in: plist) }
-    let cached = slots[ref]
-    if cached != .unread { return cached }
-    let slot = Self.read(ref, in: plist)
-    slots[ref] = slot
-    return slot
+    let code = self.code(ref, in: plist)
+    switch code {
+    case Self.otherCode: return .other
+    case Self.notStringCode: return .notString
+    default: return FieldKey(rawValue: code).map { .known($0) } ?? .other
+    }
+  }
+
+  /// The code of plist object `ref` as a key (a `FieldKey` raw value, `otherCode` or
+  /// `notStringCode`); `ref` is a checked object number.
+  @inline(__always)
+  func code(_ ref: Int, in plist: BPlistDocument) -> UInt8 {
+    guard ref < capacity else { return Self.code(of: Self.read(ref, in: plist)) }
+    let cached = codes[ref]
+    if cached != Self.unreadCode { return cached }
+    let code = Self.code(of: Self.read(ref, in: plist))
+    codes[ref] = code
+    return code
+  }
+
+  /// `code(_:in:)` for a caller that holds the plist's bytes at `base` (`count` of them):
+  /// a short ASCII key, the usual kind, is matched straight from there. Archives that do not
+  /// share key strings between objects (each object has its own) read every key this way.
+  @inline(__always)
+  func code(
+    _ ref: Int, at base: UnsafePointer<UInt8>, count: Int, in plist: BPlistDocument,
+    matching matcher: FieldKeyMatcher.Table
+  ) -> UInt8 {
+    if ref < capacity {
+      let cached = codes[ref]
+      if cached != Self.unreadCode { return cached }
+    }
+    var code: UInt8
+    let tableStart = plist.offsetTableOffset
+    let entry = tableStart + ref * plist.offsetSize
+    let start = Int(BPlistDocument.readBigEndian(base, at: entry, plist.offsetSize))
+    let marker = start >= 8 && start < tableStart ? base[start] : 0
+    let length = Int(marker & 0x0F)
+    if marker >> 4 == 0x5, length != 0x0F, length < tableStart - start, start + 33 <= count {
+      // The offset table follows the objects, so 32 bytes after the marker are readable.
+      let key = FieldKeyMatcher.key(
+        loadingFrom: UnsafeRawPointer(base + start + 1), count: length, in: matcher)
+      code = key?.rawValue ?? Self.otherCode
+    } else {
+      code = Self.code(of: Self.read(ref, in: plist))
+    }
+    if ref < capacity { codes[ref] = code }
+    return code
+  }
+
+  private static func code(of slot: KeySlot) -> UInt8 {
+    switch slot {
+    case .known(let key): key.rawValue
+    case .notString: notStringCode
+    case .other, .unread: otherCode
+    }
   }
 
   private static func read(_ ref: Int, in plist: BPlistDocument) -> KeySlot {

@@ -47,6 +47,10 @@ extension KeyedArchive {
     case .inline(let header) where header.type == .date:
       return Instant(secondsSinceReferenceDate: plist.date(header))
     case .object(let object) where object.foundation == .date:
+      // The most frequent object: its real read straight from the plist.
+      if let ref = object.inlineRef(forKey: .nsTime), let seconds = plist.inlineDouble(ref) {
+        return Instant(secondsSinceReferenceDate: seconds)
+      }
       guard case .inline(let time)? = try object.value(forKey: .nsTime),
         let seconds = plist.double(time)
       else {
@@ -67,36 +71,69 @@ extension KeyedArchive {
     else {
       throw ImportError(location: "\(object.location) NS.uuidbytes", reason: "expected 16 bytes")
     }
-    let hex = Array("0123456789ABCDEF".utf8)
-    var text = [UInt8]()
-    for (index, byte) in plist.data(header).enumerated() {
-      if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-      text.append(hex[Int(byte >> 4)])
-      text.append(hex[Int(byte & 0x0F)])
+    // 36 characters written in place: no byte arrays per UUID (one per task run).
+    let start = header.payloadOffset
+    return String(unsafeUninitializedCapacity: 36) { text in
+      var written = 0
+      for index in 0..<16 {
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          text[written] = UInt8(ascii: "-")
+          written += 1
+        }
+        let byte = plist.bytes[start + index]
+        text[written] = Self.hexDigit(byte >> 4)
+        text[written + 1] = Self.hexDigit(byte & 0x0F)
+        written += 2
+      }
+      return written
     }
-    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// The upper-case hexadecimal digit of `value` (0…15).
+  @inline(__always)
+  private static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
 
   /// Elements of NSArray, NSSet, NSOrderedSet objects or inline plist arrays, resolved.
   func elements(_ value: ArchiveValue, depth: Int) throws(ImportError) -> [ArchiveValue]? {
+    var result = [ArchiveValue]()
+    let isCollection = try forEachElement(of: value, depth: depth) { count in
+      result.reserveCapacity(count)
+    } body: { element in
+      result.append(element)
+    }
+    return isCollection ? result : nil
+  }
+
+  /// Calls `body` with each element of an NSArray, NSSet or NSOrderedSet object or an inline
+  /// plist array, resolved, in order, after `reserve` with their number; false when `value`
+  /// is no collection. Walks the plist array in place instead of building an array.
+  func forEachElement(
+    of value: ArchiveValue, depth: Int, reserve: (Int) -> Void,
+    body: (ArchiveValue) -> Void
+  ) throws(ImportError) -> Bool {
     switch value {
     case .inline(let header) where header.type == .array || header.type == .set:
       try spendVisit(at: nil, depth: depth)
-      var result = [ArchiveValue]()
-      result.reserveCapacity(header.count)
+      reserve(header.count)
       for index in 0..<header.count {
-        result.append(try resolve(ref: try plist.childRef(header, index), depth: depth + 1))
+        body(try resolve(ref: try plist.childRef(header, index), depth: depth + 1))
       }
-      return result
+      return true
     case .object(let object):
       switch object.foundation {
       case .array, .set:
-        guard let inner = try object.value(forKey: .nsObjects) else { return [] }
-        return try elements(inner, depth: object.depth)
-      case .orderedSet: return try orderedSetElements(object)
-      default: return nil
+        guard let inner = try object.value(forKey: .nsObjects) else { return true }
+        return try forEachElement(of: inner, depth: object.depth, reserve: reserve, body: body)
+      case .orderedSet:
+        let elements = try orderedSetElements(object)
+        reserve(elements.count)
+        for element in elements { body(element) }
+        return true
+      default: return false
       }
-    default: return nil
+    default: return false
     }
   }
 

@@ -35,8 +35,10 @@ final class KeyedArchive {
   let rootUID: Int
   /// Class records, read once per class UID.
   let classes: ClassTable
-  /// Objects already resolved, by UID.
-  let objectMemo: ObjectMemo
+  /// Objects already resolved, by UID, with their key/value pairs.
+  let objects: ObjectTable
+  /// `objects.pairs`, read without going through `objects` (no reference counting).
+  let pairs: UnsafeMutablePointer<KeyPair>
   /// Key strings already decoded, by plist object number: NSKeyedArchiver stores each key
   /// once, so every object of a class shares them.
   let keyNames: KeyNameCache
@@ -63,27 +65,30 @@ final class KeyedArchive {
     guard top.type == .dictionary else {
       throw ImportError(reason: "not a keyed archive: the top object is \(top.type.phrase)")
     }
-    var objects: PlistObjectHeader?
+    var objectArray: PlistObjectHeader?
     var topTable: PlistObjectHeader?
     var archiver: PlistObjectHeader?
     for index in 0..<top.count {
       let key = try plist.header(try plist.childRef(top, index))
       let value = try plist.header(try plist.childRef(top, top.count + index))
-      if plist.string(key, equals: "$objects") { objects = value }
+      if plist.string(key, equals: "$objects") { objectArray = value }
       if plist.string(key, equals: "$top") { topTable = value }
       if plist.string(key, equals: "$archiver") { archiver = value }
     }
-    guard archiver?.type == .string, let objects, objects.type == .array,
+    guard archiver?.type == .string, let objectArray, objectArray.type == .array,
       let topTable, topTable.type == .dictionary
     else {
       throw ImportError(reason: "not a keyed archive: $archiver, $objects or $top missing")
     }
     var refs = [Int]()
-    refs.reserveCapacity(objects.count)
-    for index in 0..<objects.count { refs.append(try plist.childRef(objects, index)) }
+    refs.reserveCapacity(objectArray.count)
+    for index in 0..<objectArray.count { refs.append(try plist.childRef(objectArray, index)) }
     objectRefs = refs
     classes = ClassTable(objectCount: refs.count)
-    objectMemo = ObjectMemo(objectCount: refs.count)
+    // Each pair stands for two references in the plist, so distinct dictionaries fit.
+    objects = ObjectTable(
+      objectCount: refs.count, pairLimit: plist.bytes.count / (2 * plist.refSize) + 16)
+    pairs = objects.pairs
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
     // Allocated last: nothing throws after this, so `deinit` always frees it.
     visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -120,6 +125,7 @@ final class KeyedArchive {
   /// Resolves a plist object found inside an archive object: UIDs are followed, anything
   /// else is an inline value.
   func resolve(ref: Int, depth: Int) throws(ImportError) -> ArchiveValue {
+    if let uid = plist.inlineUID(ref) { return try value(uid: uid, depth: depth) }
     let header = try plist.header(ref)
     if header.type == .uid { return try value(uid: plist.uid(header), depth: depth) }
     if header.type == .null { return .null }
@@ -134,38 +140,48 @@ final class KeyedArchive {
         reason: "reference to object \(uid) out of range (\(objectRefs.count) objects)")
     }
     let number = Int(uid)
-    if let known = objectMemo.entry(number) {
+    if let known = objects.entry(number) {
       // Resolved before: only the visit is counted again.
       try spendVisit(at: number, depth: depth)
-      return .object(
-        ArchivedObject(
-          archive: self, uid: number, header: known.header, classIndex: known.classIndex,
-          depth: depth, foundation: classes.foundation(known.classIndex), knownKeys: known.keys))
+      return .object(ArchivedObject(archive: self, uid: number, depth: depth, resolved: known))
     }
     let header = try plist.header(objectRefs[number])
     let scan = header.type == .dictionary ? try scanKeys(header) : nil
     guard let scan, let classUID = scan.classUID else {
+      if let scan, scan.pairStart >= 0 { objects.releasePairs(from: scan.pairStart) }
       if header.type == .uid {
         throw ImportError(location: "object \(number)", reason: "a reference to a reference")
       }
       return header.type == .null ? .null : .inline(header)
     }
-    try spendVisit(at: number, depth: depth)
+    do {
+      try spendVisit(at: number, depth: depth)
+    } catch {
+      if scan.pairStart >= 0 { objects.releasePairs(from: scan.pairStart) }
+      throw error
+    }
     let classIndex = try archiveClass(uid: classUID, for: number)
-    objectMemo.remember(
-      ObjectMemo.Entry(header: header, classIndex: classIndex, keys: scan.keys), for: number)
-    return .object(
-      ArchivedObject(
-        archive: self, uid: number, header: header, classIndex: classIndex, depth: depth,
-        foundation: classes.foundation(classIndex), knownKeys: scan.keys))
+    let resolved = ResolvedObject(
+      payloadOffset: header.payloadOffset, count: header.count, classIndex: classIndex,
+      pairStart: scan.pairStart, keys: scan.keys, foundation: classes.foundation(classIndex))
+    objects.remember(resolved, for: number)
+    return .object(ArchivedObject(archive: self, uid: number, depth: depth, resolved: resolved))
   }
 
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
   /// `number` is the archive object being entered (nil for an inline container).
+  @inline(__always)
   func spendVisit(at number: Int?, depth: Int) throws(ImportError) {
-    // The place is text only when an error needs it: this runs once per object.
-    var place: String { number.map { "object \($0)" } ?? "" }
     visitsLeft.pointee -= 1
+    // The common case inline; the checks that name the place out of line.
+    if visitsLeft.pointee > 0, depth <= Self.maximumDepth { return }
+    try refuseVisit(at: number, depth: depth)
+  }
+
+  /// The error for a visit over the budget or the depth cap, naming a cycle when there is one.
+  private func refuseVisit(at number: Int?, depth: Int) throws(ImportError) {
+    // The place is text only when an error needs it.
+    var place: String { number.map { "object \($0)" } ?? "" }
     guard visitsLeft.pointee > 0 else {
       throw ImportError(
         location: place, reason: "too many object visits (shared objects nested too often)")
@@ -179,26 +195,108 @@ final class KeyedArchive {
     }
   }
 
-  /// One pass over an object dictionary's keys: the UID of its (last) `$class`, and the
-  /// `FieldKey`s it holds. A key reference out of range makes every later lookup scan.
+  /// One pass over an object dictionary's keys: the UID of its (last) `$class`, the
+  /// `FieldKey`s it holds, and its key/value pairs stored in `objects` (`pairStart` -1 when
+  /// some key or value reference is out of range or the storage is full). A key reference
+  /// out of range makes every later lookup scan.
   private func scanKeys(
     _ header: PlistObjectHeader
-  ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet) {
-    var keys = FieldKeySet()
-    var classEntry: Int?
-    for index in 0..<header.count {
-      guard let keyRef = plist.checkedChildRef(header, index) else {
-        return (try classReference(header), .all)
-      }
-      if case .known(let key) = keyIDs.slot(keyRef, in: plist) {
-        keys.insert(key)
-        if key == .classMarker { classEntry = index }
-      }
+  ) throws(ImportError) -> (classUID: UInt64?, keys: FieldKeySet, pairStart: Int) {
+    var pairStart = objects.reservePairs(header.count) ?? -1
+    let pass = plist.bytes.withUnsafeBufferPointer { buffer in
+      readPairs(header, in: buffer, into: pairStart >= 0 ? pairs + pairStart : nil)
     }
-    guard let classEntry else { return (nil, keys) }
-    let value = try plist.header(try plist.childRef(header, header.count + classEntry))
-    guard value.type == .uid else { return (nil, keys) }
-    return (plist.uid(value), keys)
+    if !pass.pairsComplete, pairStart >= 0 {
+      objects.releasePairs(from: pairStart)
+      pairStart = -1
+    }
+    guard !pass.keyOutOfRange else { return (try classReference(header), .all, -1) }
+    guard pass.classEntry >= 0 else { return (nil, pass.keys, pairStart) }
+    if let classUID = pass.classUID { return (classUID, pass.keys, pairStart) }
+    let value = try plist.header(try plist.childRef(header, header.count + pass.classEntry))
+    guard value.type == .uid else { return (nil, pass.keys, pairStart) }
+    return (plist.uid(value), pass.keys, pairStart)
+  }
+
+  /// What `readPairs` found in one object dictionary.
+  private struct PairPass {
+    var keys = FieldKeySet()
+    /// The index of the last `$class` key, or -1.
+    var classEntry = -1
+    /// The UID under that key, when it is one within `$objects`.
+    var classUID: UInt64?
+    /// A key reference is out of range (the pass stopped there).
+    var keyOutOfRange = false
+    /// Every pair was written (false when a value reference is out of range, or no storage).
+    var pairsComplete = true
+  }
+
+  /// Reads a dictionary's key and value references straight from the buffer (the ranges were
+  /// checked by `BPlistDocument.init` and `header`): each key's `FieldKey`, and each value as a
+  /// UID within `$objects` when it is one, else as its plist object number. Never throws:
+  /// whatever it cannot judge, `scanKeys` and the lookups read again through checked paths.
+  private func readPairs(
+    _ header: PlistObjectHeader, in buffer: UnsafeBufferPointer<UInt8>,
+    into pairs: UnsafeMutablePointer<KeyPair>?
+  ) -> PairPass {
+    var pass = PairPass()
+    pass.pairsComplete = pairs != nil
+    guard let base = buffer.baseAddress else {
+      pass.pairsComplete = false
+      return pass
+    }
+    let count = header.count
+    let refSize = plist.refSize
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = UInt64(plist.objectCount)
+    let uidCount = UInt64(objectRefs.count)
+    // Offsets below stay inside ranges `header` and `BPlistDocument.init` checked: wrapping
+    // arithmetic, no overflow checks.
+    let matcher = FieldKeyMatcher.table
+    let keyRefs = header.payloadOffset
+    let valueRefs = keyRefs &+ count &* refSize
+    for index in 0..<count {
+      let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs &+ index &* refSize, refSize)
+      guard keyRef < objectCount else {
+        pass.keyOutOfRange = true
+        pass.pairsComplete = false
+        return pass
+      }
+      // Not-a-string keys keep their own code: no lookup asks for it, and the listing of
+      // other fields reads them by name (and reports them) as for any unknown key.
+      let code = keyIDs.code(
+        Int(keyRef), at: base, count: buffer.count, in: plist, matching: matcher)
+      if code < KeyIDTable.firstSpecialCode {
+        pass.keys.insert(rawValue: code)
+        if code == FieldKey.classMarker.rawValue {
+          pass.classEntry = index
+          pass.classUID = nil
+        }
+      }
+      guard pass.pairsComplete, let pairs else { continue }
+      let valueRef = BPlistDocument.readBigEndian(base, at: valueRefs &+ index &* refSize, refSize)
+      guard valueRef < objectCount else {
+        pass.pairsComplete = false
+        continue
+      }
+      // A UID into `$objects` is decoded now, so lookups skip the value's header.
+      let start = Int(
+        BPlistDocument.readBigEndian(
+          base, at: tableStart &+ Int(valueRef) &* offsetSize, offsetSize))
+      let marker = start >= 8 && start < tableStart ? base[start] : 0
+      let size = Int(marker & 0x0F) + 1
+      if marker >> 4 == 0x8, size <= 4, size < tableStart - start {
+        let uid = BPlistDocument.readBigEndian(base, at: start &+ 1, size)
+        if uid < uidCount {
+          pairs[index] = KeyPair(code: code, uid: Int(uid))
+          if pass.classEntry == index { pass.classUID = uid }
+          continue
+        }
+      }
+      pairs[index] = KeyPair(code: code, ref: Int(valueRef))
+    }
+    return pass
   }
 
   /// The UID of `$class` in an object dictionary, or nil when it has none.

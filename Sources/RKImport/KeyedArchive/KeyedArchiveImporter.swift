@@ -12,12 +12,15 @@ public enum KeyedArchiveImporter {
   /// is thrown.
   public static func importRuns(from bytes: [UInt8]) throws -> [TaskRun] {
     let archive = try KeyedArchive(bytes: bytes)
-    var decoder = ResearchKitDecoder<ArchivedObject>()
-    var runs = [TaskRun]()
-    for task in try rootTasks(archive) {
-      runs.append(try decoder.taskRun(from: task))
+    // `ArchivedObject`s hold the archive without reference counting: keep it alive here.
+    return try withExtendedLifetime(archive) { () throws(ImportError) -> [TaskRun] in
+      var decoder = ResearchKitDecoder<ArchivedObject>()
+      var runs = [TaskRun]()
+      for task in try rootTasks(archive) {
+        runs.append(try decoder.taskRun(from: task))
+      }
+      return decoder.finish(runs)
     }
-    return decoder.finish(runs)
   }
 
   /// The root task result, or each element of a root array of task results.

@@ -89,7 +89,10 @@ extension BPlistDocument {
   static func readBigEndian(_ base: UnsafePointer<UInt8>, at offset: Int, _ size: Int) -> UInt64 {
     switch size {
     case 1: return UInt64(base[offset])
-    case 2: return UInt64(base[offset]) << 8 | UInt64(base[offset + 1])
+    case 2:
+      // The caller checked the range, so `offset + 1` cannot overflow.
+      let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt16.self)
+      return UInt64(UInt16(bigEndian: word))
     default:
       var value: UInt64 = 0
       for index in offset..<(offset + size) { value = value << 8 | UInt64(base[index]) }

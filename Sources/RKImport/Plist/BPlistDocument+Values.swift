@@ -59,6 +59,28 @@ extension BPlistDocument {
     Self.bigEndian(bytes, at: header.payloadOffset, size: Int(header.info) + 1)
   }
 
+  /// The value of object `ref` when it is a UID of at most four bytes, read from its marker
+  /// without a full header; nil for anything else (which `header` then judges).
+  @inline(__always)
+  func inlineUID(_ ref: Int) -> UInt64? {
+    guard let start = checkedOffset(of: ref) else { return nil }
+    let marker = bytes[start]
+    guard marker >> 4 == 0x8, marker & 0x0F < 4 else { return nil }
+    let size = Int(marker & 0x0F) + 1
+    guard size <= offsetTableOffset - start - 1 else { return nil }
+    return Self.bigEndian(bytes, at: start + 1, size: size)
+  }
+
+  /// The value of object `ref` when it is an 8-byte real (how NSDate stores `NS.time`), read
+  /// from its marker without a full header; nil for anything else.
+  @inline(__always)
+  func inlineDouble(_ ref: Int) -> Double? {
+    guard let start = checkedOffset(of: ref), bytes[start] == 0x23,
+      offsetTableOffset - start > 8
+    else { return nil }
+    return Double(bitPattern: Self.bigEndian(bytes, at: start + 1, size: 8))
+  }
+
   /// A data object's bytes.
   func data(_ header: PlistObjectHeader) -> [UInt8] {
     Array(bytes[header.payloadOffset..<(header.payloadOffset + header.count)])

@@ -1,0 +1,297 @@
+// The walked inputs of an export, kept compact: a file found in a folder costs its path's bytes
+// and one small record, and becomes an `InputItem` only when asked for.
+import Foundation
+
+/// The items `InputWalker` found, in walk order (each root's items sorted by display path).
+///
+/// A plain file below a folder root is stored as its path below the root (UTF-8, in one shared
+/// buffer) and its size; its `InputItem` (display path, folders, disk path) is rebuilt on every
+/// access. Other items (zip entries, Bridge uploads, a file given as a root) are kept whole: they
+/// are few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays, and
+/// after `moveToDisk(directory:)` almost nothing: records and paths then wait in an unlinked
+/// file, read back `ItemsOnDisk.chunkSize` items at a time.
+public struct InputItemList: RandomAccessCollection, Sendable {
+  struct Root: Sendable {
+    /// The root as given on the command line (disk paths are `path + "/" + below`).
+    var path: String
+    /// The root as shown before display paths when there are several roots.
+    var label: String
+    var isDirectory: Bool
+  }
+
+  /// One item in 16 bytes: where its path below the root starts in `text` and its length, its
+  /// root, its size, and -1 for a plain file or else the index of the whole item in `others`.
+  struct Entry: Sendable {
+    private var startBits: UInt32
+    private var lengthBits: UInt16
+    private var rootBits: UInt16
+    var other: Int32
+    private var sizeBits: UInt32
+
+    static let empty = Entry(sortKeyStart: 0, length: 0, other: -1)
+
+    /// A plain file; nil when a field does not fit (the item is then kept whole).
+    init?(start: Int, length: Int, root: Int, size: Int64) {
+      guard let startBits = UInt32(exactly: start), let lengthBits = UInt16(exactly: length),
+        let rootBits = UInt16(exactly: root), let sizeBits = UInt32(exactly: size)
+      else { return nil }
+      self.startBits = startBits
+      self.lengthBits = lengthBits
+      self.rootBits = rootBits
+      other = -1
+      self.sizeBits = sizeBits
+    }
+
+    /// A whole item's place; its path below the root (the sort key) is clamped to fit.
+    init(sortKeyStart start: Int, length: Int, other: Int32) {
+      startBits = UInt32(clamping: start)
+      lengthBits = UInt16(clamping: length)
+      rootBits = 0
+      self.other = other
+      sizeBits = 0
+    }
+
+    var start: Int {
+      get { Int(startBits) }
+      set { startBits = UInt32(clamping: newValue) }
+    }
+    var length: Int { Int(lengthBits) }
+    var root: Int { Int(rootBits) }
+    var size: Int64 { Int64(sizeBits) }
+  }
+
+  private var roots: [Root] = []
+  private var text: [UInt8] = []
+  private var entries: [Entry] = []
+  private var others: [(item: InputItem, root: Int)] = []
+  /// Set by `moveToDisk`: `entries` and `text` are then empty and read from there.
+  private var onDisk: ItemsOnDisk?
+  private var itemCount = 0
+  /// Several roots: display paths start with the root's label.
+  private var labelsRoots = false
+
+  public init() {}
+
+  /// A list holding exactly `items` (their own display paths, no root labels).
+  public init(_ items: [InputItem]) {
+    beginRoot(path: "", label: "", isDirectory: true, labelsRoots: false)
+    for item in items { append(item) }
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { itemCount }
+
+  public subscript(position: Int) -> InputItem {
+    var below: ArraySlice<UInt8> = []
+    var entry = Entry.empty
+    if let onDisk {
+      // Unreadable (an I/O error on the unlinked file): an item with no path, which fails.
+      if let (found, path) = onDisk.entry(at: position) {
+        entry = found
+        below = path
+      }
+    } else {
+      entry = entries[position]
+      below = Self.slice(text, entry)
+    }
+    var rootIndex = entry.root
+    var whole: InputItem?
+    if entry.other >= 0, others.indices.contains(Int(entry.other)) {
+      (whole, rootIndex) = others[Int(entry.other)]
+    }
+    let root =
+      roots.indices.contains(rootIndex)
+      ? roots[rootIndex] : Root(path: "", label: "", isDirectory: true)
+    var item: InputItem
+    if let whole {
+      item = whole
+    } else {
+      // Split by bytes: far cheaper than by Characters, and "/" never occurs inside a name.
+      let folders = below.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        .dropLast().map { String(decoding: $0, as: UTF8.self) }
+      let path = String(decoding: below, as: UTF8.self)
+      item = InputItem(
+        displayPath: path, folders: folders, location: .file(path: root.path + "/" + path),
+        size: entry.size)
+    }
+    if labelsRoots {
+      // Several roots may hold the same relative paths (each its README.md): name the root.
+      item.displayPath = root.isDirectory ? root.label + "/" + item.displayPath : root.label
+    }
+    return item
+  }
+
+  // MARK: - Building (the walker)
+
+  /// Starts the items of one root; `labelsRoots` when the walk has several roots.
+  mutating func beginRoot(path: String, label: String, isDirectory: Bool, labelsRoots: Bool) {
+    roots.append(Root(path: path, label: label, isDirectory: isDirectory))
+    self.labelsRoots = labelsRoots
+  }
+
+  /// A plain file `below` the current (folder) root, `size` bytes.
+  mutating func appendFile(below: String, size: Int64) {
+    guard
+      let entry = Entry(
+        start: text.count, length: below.utf8.count, root: roots.count - 1, size: size)
+    else {
+      return append(
+        InputItem(
+          displayPath: below,
+          folders: below.split(separator: "/").dropLast().map(String.init),
+          location: .file(path: (roots.last?.path ?? "") + "/" + below), size: size))
+    }
+    entries.append(entry)
+    text.append(contentsOf: below.utf8)
+    itemCount = entries.count
+  }
+
+  /// Any item of the current root, kept whole.
+  mutating func append(_ item: InputItem) {
+    let entry = Entry(
+      sortKeyStart: text.count, length: item.displayPath.utf8.count,
+      other: Int32(clamping: others.count))
+    entries.append(entry)
+    text.append(contentsOf: item.displayPath.utf8.prefix(entry.length))
+    others.append((item, roots.count - 1))
+    itemCount = entries.count
+  }
+
+  /// Sorts the items from `start` on by display path (as `String` compares them).
+  mutating func sortItems(from start: Int) {
+    let isASCII = text.allSatisfy { $0 < 0x80 }
+    text.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeMutableBufferPointer { all in
+        guard start < all.count else { return }
+        // In place: no copy of the records beyond the sort's own buffer.
+        var tail = UnsafeMutableBufferPointer(rebasing: all[start...])
+        tail.sort { lhs, rhs in
+          let left = UnsafeBufferPointer(rebasing: Self.slice(bytes, lhs))
+          let right = UnsafeBufferPointer(rebasing: Self.slice(bytes, rhs))
+          // ASCII text orders by bytes exactly as String does; anything else is compared as
+          // Strings (canonical equivalence).
+          if isASCII { return left.lexicographicallyPrecedes(right) }
+          return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
+        }
+      }
+    }
+  }
+
+  /// The bytes of an entry's path, clamped to `text`.
+  static func slice<Bytes: RandomAccessCollection>(
+    _ text: Bytes, _ entry: Entry
+  ) -> Bytes.SubSequence where Bytes.Index == Int {
+    let end = Swift.min(entry.start + entry.length, text.endIndex)
+    return text[Swift.min(entry.start, end)..<end]
+  }
+
+  /// Moves the records and paths to an unlinked file in `directory`, so the list costs no memory
+  /// per item while an export runs; stays in memory when the file cannot be written.
+  public mutating func moveToDisk(directory: String) {
+    guard onDisk == nil, !entries.isEmpty,
+      let disk = ItemsOnDisk(directory: directory, entries: entries, text: text)
+    else { return }
+    onDisk = disk
+    entries = []
+    text = []
+  }
+}
+
+/// The records and paths of an `InputItemList` in a file: chunks of `chunkSize` records, each
+/// followed by its paths; a few chunks are cached (workers and the consumer read nearby items).
+final class ItemsOnDisk: @unchecked Sendable {
+  static let chunkSize = 1024
+  private static let cachedChunks = 4
+  private typealias Entry = InputItemList.Entry
+
+  private struct Chunk {
+    var number: Int
+    var entries: [Entry]
+    var text: [UInt8]
+  }
+
+  /// Where each chunk starts in the file, its record count and its text length.
+  private var chunkPlaces: [(offset: Int64, count: Int, textLength: Int)] = []
+  private let descriptor: Int32
+  private let lock = NSLock()
+  private var cache: [Chunk] = []
+
+  init?(directory: String, entries: [InputItemList.Entry], text: [UInt8]) {
+    var path = Array((directory + "/.inputs-XXXXXX").utf8CString)
+    let descriptor = path.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard descriptor >= 0 else { return nil }
+    path.withUnsafeBufferPointer { buffer in
+      if let base = buffer.baseAddress { _ = unlink(base) }
+    }
+    self.descriptor = descriptor
+    var offset: Int64 = 0
+    for first in stride(from: 0, to: entries.count, by: Self.chunkSize) {
+      // Each chunk's paths in record order, so a chunk is two contiguous reads.
+      var chunk = Array(entries[first..<min(first + Self.chunkSize, entries.count)])
+      var chunkText: [UInt8] = []
+      for index in chunk.indices {
+        let path = InputItemList.slice(text, chunk[index])
+        chunk[index].start = chunkText.count
+        chunkText += path
+      }
+      let recordBytes = chunk.count * MemoryLayout<Entry>.stride
+      let wroteRecords = chunk.withUnsafeBytes { bytes in
+        bytes.baseAddress.map { pwrite(descriptor, $0, bytes.count, off_t(offset)) } ?? -1
+      }
+      let wroteText = chunkText.withUnsafeBytes { bytes in
+        bytes.baseAddress.map {
+          pwrite(descriptor, $0, bytes.count, off_t(offset) + off_t(recordBytes))
+        } ?? 0
+      }
+      guard wroteRecords == recordBytes, wroteText == chunkText.count else {
+        close(descriptor)
+        return nil
+      }
+      chunkPlaces.append((offset, chunk.count, chunkText.count))
+      offset += Int64(recordBytes + chunkText.count)
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// The record of item `position` and its path below the root; nil when unreadable.
+  func entry(at position: Int) -> (InputItemList.Entry, ArraySlice<UInt8>)? {
+    let number = position / Self.chunkSize
+    let index = position % Self.chunkSize
+    lock.lock()
+    defer { lock.unlock() }
+    let chunk: Chunk
+    if let cached = cache.first(where: { $0.number == number }) {
+      chunk = cached
+    } else {
+      guard let loaded = load(number) else { return nil }
+      if cache.count >= Self.cachedChunks { cache.removeFirst() }
+      cache.append(loaded)
+      chunk = loaded
+    }
+    guard chunk.entries.indices.contains(index) else { return nil }
+    let entry = chunk.entries[index]
+    return (entry, InputItemList.slice(chunk.text, entry))
+  }
+
+  private func load(_ number: Int) -> Chunk? {
+    guard chunkPlaces.indices.contains(number) else { return nil }
+    let place = chunkPlaces[number]
+    var entries = [Entry](
+      repeating: Entry.empty, count: place.count)
+    let recordBytes = place.count * MemoryLayout<Entry>.stride
+    let gotRecords = entries.withUnsafeMutableBytes { bytes in
+      bytes.baseAddress.map { pread(descriptor, $0, recordBytes, off_t(place.offset)) } ?? -1
+    }
+    var text = [UInt8](repeating: 0, count: place.textLength)
+    let gotText = text.withUnsafeMutableBytes { bytes in
+      bytes.baseAddress.map {
+        pread(descriptor, $0, place.textLength, off_t(place.offset) + off_t(recordBytes))
+      } ?? 0
+    }
+    guard gotRecords == recordBytes, gotText == place.textLength else { return nil }
+    return Chunk(number: number, entries: entries, text: text)
+  }
+}

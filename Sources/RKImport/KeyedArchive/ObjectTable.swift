@@ -1,0 +1,101 @@
+// Archive objects resolved once, in flat per-archive storage: decoders reach the same object
+// several times (a question's answer is probed for "no answer", presence, then read), and
+// every lookup after the first is a short scan over a few integers.
+
+/// What resolving one archive object found: where its dictionary lies, its class record, the
+/// `FieldKey`s it holds, and where its key/value pairs start in the table's pair storage.
+/// Trivially copyable, so that `ArchivedObject` copies cost no reference counting.
+struct ResolvedObject {
+  var payloadOffset: Int
+  var count: Int
+  var classIndex: Int
+  /// The first of `count` pairs in `ObjectTable`'s storage, or -1 when the object's keys or
+  /// values could not all be read in place (lookups then scan the plist, reporting errors).
+  var pairStart: Int
+  var keys: FieldKeySet
+  var foundation: FoundationClass?
+}
+
+/// One key/value entry of a resolved object as one word: the key's `KeyIDTable` code in the
+/// top byte, a flag telling a UID from a plist reference, and the number in the low 32 bits.
+struct KeyPair {
+  let bits: UInt64
+
+  /// The key code of a key that is not a `FieldKey`.
+  static let otherCode = KeyIDTable.otherCode
+  private static let uidFlag: UInt64 = 1 << 32
+
+  init(code: UInt8, ref: Int) { bits = UInt64(code) << 56 | UInt64(UInt32(ref)) }
+
+  init(code: UInt8, uid: Int) { bits = UInt64(code) << 56 | Self.uidFlag | UInt64(UInt32(uid)) }
+
+  @inline(__always) var code: UInt8 { UInt8(truncatingIfNeeded: bits >> 56) }
+  /// The value is a UID within `$objects` (else a plist object number to resolve).
+  @inline(__always) var isUID: Bool { bits & Self.uidFlag != 0 }
+  @inline(__always) var number: Int { Int(UInt32(truncatingIfNeeded: bits)) }
+}
+
+/// Per archive UID (the first `maximumObjects`): the object's `ResolvedObject`, once
+/// `KeyedArchive.value(uid:depth:)` has resolved it without error; and the key/value pairs of
+/// resolved objects, at most `maximumPairs` in all. Plain storage, not thread-safe, like the
+/// archive that owns it.
+final class ObjectTable {
+  /// UIDs remembered at most (about 60 bytes each).
+  static let maximumObjects = 1 << 20
+  /// Pairs stored at most (8 bytes each); a hostile archive whose `$objects` names one large
+  /// dictionary many times stops storing pairs and is read in place instead.
+  static let maximumPairs = 1 << 22
+
+  private let capacity: Int
+  private let filled: UnsafeMutablePointer<Bool>
+  private let entries: UnsafeMutablePointer<ResolvedObject>
+  private let pairCapacity: Int
+  /// `pairCount[0]` pairs are in use (one cell: no exclusivity check per object).
+  private let pairCount: UnsafeMutablePointer<Int>
+  let pairs: UnsafeMutablePointer<KeyPair>
+
+  /// `objectCount` UIDs; `pairLimit` caps the pair storage (the plist's size bounds the pairs
+  /// of distinct dictionaries).
+  init(objectCount: Int, pairLimit: Int) {
+    capacity = max(1, min(objectCount, Self.maximumObjects))
+    filled = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+    filled.initialize(repeating: false, count: capacity)
+    entries = UnsafeMutablePointer<ResolvedObject>.allocate(capacity: capacity)
+    pairCapacity = max(1, min(pairLimit, Self.maximumPairs))
+    pairs = UnsafeMutablePointer<KeyPair>.allocate(capacity: pairCapacity)
+    pairCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    pairCount.initialize(to: 0)
+  }
+
+  deinit {
+    // `ResolvedObject` and `KeyPair` are trivial: nothing to deinitialise.
+    entries.deallocate()
+    filled.deallocate()
+    pairs.deallocate()
+    pairCount.deallocate()
+  }
+
+  /// The entry of `uid` (≥ 0), if remembered.
+  @inline(__always)
+  func entry(_ uid: Int) -> ResolvedObject? {
+    guard uid < capacity, filled[uid] else { return nil }
+    return entries[uid]
+  }
+
+  func remember(_ entry: ResolvedObject, for uid: Int) {
+    guard uid < capacity, !filled[uid] else { return }
+    (entries + uid).initialize(to: entry)
+    filled[uid] = true
+  }
+
+  /// Room for `count` more pairs: the index of the first, or nil when the storage is full.
+  func reservePairs(_ count: Int) -> Int? {
+    let start = pairCount.pointee
+    guard count <= pairCapacity - start else { return nil }
+    pairCount.pointee = start + count
+    return start
+  }
+
+  /// Gives back the pairs reserved last (an object whose pairs could not all be read).
+  func releasePairs(from start: Int) { pairCount.pointee = start }
+}

@@ -1,0 +1,212 @@
+// The flat per-archive object table: key strings matched by hash, stored key/value pairs,
+// values read in place, and the general path taken whenever the fast one cannot decide.
+import RKModel
+import XCTest
+
+@testable import RKImport
+
+final class KeyedArchiveObjectTableTests: XCTestCase {
+  private let resultChain = ["ORKTaskResult", "ORKCollectionResult", "ORKResult", "NSObject"]
+
+  /// `FieldKeyMatcher` on `text`, through both entry points (the loading one with garbage
+  /// after the text, as in a real plist).
+  private func match(_ text: String) -> (FieldKey?, FieldKey?) {
+    let bytes = Array(text.utf8)
+    let direct = bytes.withUnsafeBufferPointer { FieldKeyMatcher.key($0) }
+    guard bytes.count < FieldKeyMatcher.lengthLimit else { return (direct, nil) }
+    let padded = bytes + Array(repeating: UInt8(ascii: "x"), count: 32)
+    let loaded = padded.withUnsafeBytes { raw in
+      FieldKeyMatcher.key(loadingFrom: raw.baseAddress!, count: bytes.count)
+    }
+    return (direct, loaded)
+  }
+
+  func testFieldKeyMatcher_EveryKeyName_MatchesItsKey() {
+    for key in FieldKey.allCases {
+      let (direct, loaded) = match(key.name)
+      XCTAssertEqual(direct, key, key.name)
+      XCTAssertEqual(loaded, key, key.name)
+    }
+  }
+
+  func testFieldKeyMatcher_NearMisses_MatchNothing() {
+    for key in FieldKey.allCases {
+      let name = key.name
+      for miss in [name + "s", String(name.dropLast()), "_" + name, name.uppercased()]
+      where FieldKey.byName[miss] == nil {
+        let (direct, loaded) = match(miss)
+        XCTAssertNil(direct, miss)
+        XCTAssertNil(loaded, miss)
+      }
+    }
+    XCTAssertEqual(match("").0, nil)
+    XCTAssertEqual(match(String(repeating: "a", count: 40)).0, nil)
+  }
+
+  func testKeyPair_PacksCodeFlagAndNumber() {
+    let uid = KeyPair(code: FieldKey.nsTime.rawValue, uid: 70_000)
+    XCTAssertEqual(uid.code, FieldKey.nsTime.rawValue)
+    XCTAssertTrue(uid.isUID)
+    XCTAssertEqual(uid.number, 70_000)
+    let ref = KeyPair(code: KeyPair.otherCode, ref: 12)
+    XCTAssertEqual(ref.code, KeyPair.otherCode)
+    XCTAssertFalse(ref.isUID)
+    XCTAssertEqual(ref.number, 12)
+  }
+
+  func testObjectTable_FullPairStorage_RefusesAndGivesBack() {
+    let table = ObjectTable(objectCount: 4, pairLimit: 10)
+    XCTAssertEqual(table.reservePairs(6), 0)
+    XCTAssertNil(table.reservePairs(5))
+    XCTAssertEqual(table.reservePairs(4), 6)
+    table.releasePairs(from: 6)
+    XCTAssertEqual(table.reservePairs(3), 6)
+  }
+
+  func testInlineUIDAndDouble_ReadOnlyTheirOwnMarkers() throws {
+    let objects: [PlistObject] = [.uid(7), .uid(300), .string("x"), .real(2.5), .integer(3)]
+    let plist = try BPlistDocument(bytes: BPlistWriter.write(objects, top: 2))
+    XCTAssertEqual(plist.inlineUID(0), 7)
+    XCTAssertEqual(plist.inlineUID(1), 300)
+    XCTAssertNil(plist.inlineUID(2))
+    XCTAssertNil(plist.inlineUID(99))
+    XCTAssertEqual(plist.inlineDouble(3), 2.5)
+    XCTAssertNil(plist.inlineDouble(4))
+    XCTAssertNil(plist.inlineDouble(2))
+  }
+
+  /// A task with an identifier and dates whose `NS.time` is `time`.
+  private func task(startTime time: ArchiveBuilder.Value) -> [UInt8] {
+    let builder = ArchiveBuilder()
+    let start = builder.object("NSDate", [("NS.time", time)])
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain,
+      [("identifier", .string("survey")), ("startDate", .uid(start))])
+    return builder.bytes(root: task)
+  }
+
+  func testDateTime_IntegerOrFloat_TakesTheGeneralPath() throws {
+    for time in [ArchiveBuilder.Value.real(100), .int(100)] {
+      let runs = try KeyedArchiveImporter.importRuns(from: task(startTime: time))
+      XCTAssertEqual(runs.first?.startDate, Instant(secondsSinceReferenceDate: 100))
+      XCTAssertEqual(runs.first?.taskIdentifier, "survey")
+    }
+    XCTAssertThrowsError(
+      try KeyedArchiveImporter.importRuns(from: task(startTime: .string("soon")))
+    ) { error in
+      XCTAssertEqual((error as? ImportError)?.reason, "missing or not a number")
+    }
+  }
+
+  func testObjectArray_BadReferenceAfterNonObject_ReportsTheReferenceFirst() {
+    let builder = ArchiveBuilder()
+    let text = builder.string("not an object")
+    let results = builder.array([text, 9999])
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("results", .uid(results))])
+    XCTAssertThrowsError(try KeyedArchiveImporter.importRuns(from: builder.bytes(root: task))) {
+      error in
+      XCTAssertEqual(
+        (error as? ImportError)?.reason, "reference to object 9999 out of range (6 objects)")
+    }
+  }
+
+  func testObjectArray_NonObjectElement_ReportsMismatch() {
+    let builder = ArchiveBuilder()
+    let text = builder.string("not an object")
+    let results = builder.array([text])
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("results", .uid(results))])
+    XCTAssertThrowsError(try KeyedArchiveImporter.importRuns(from: builder.bytes(root: task))) {
+      error in
+      XCTAssertEqual((error as? ImportError)?.location, "object 4 (ORKTaskResult) results")
+      XCTAssertEqual(
+        (error as? ImportError)?.reason, "expected an array of objects, found a string")
+    }
+  }
+
+  func testSharedObject_ReadTwice_GivesTheSameValues() throws {
+    let builder = ArchiveBuilder()
+    let date = builder.date(500)
+    let step = builder.object(
+      "ORKStepResult", classes: ["ORKStepResult", "ORKCollectionResult", "ORKResult"],
+      [("identifier", .string("step")), ("startDate", .uid(date)), ("endDate", .uid(date))])
+    let results = builder.array([step, step])
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain,
+      [("startDate", .uid(date)), ("results", .uid(results))])
+    let run = try XCTUnwrap(KeyedArchiveImporter.importRuns(from: builder.bytes(root: task)).first)
+    XCTAssertEqual(run.steps.count, 2)
+    for step in run.steps {
+      XCTAssertEqual(step.identifier, "step")
+      XCTAssertEqual(step.startDate, Instant(secondsSinceReferenceDate: 500))
+      XCTAssertEqual(step.endDate, Instant(secondsSinceReferenceDate: 500))
+    }
+  }
+
+  func testKeyCodes_LongUnknownAndNonStringKeys() throws {
+    // A 26-byte key (stored with a separate length), an app's own key, and a key that is a
+    // number: each object has its own key strings, as in archives that do not unique them.
+    let builder = ArchiveBuilder()
+    let step = builder.object(
+      "ORKStepResult", classes: ["ORKStepResult", "ORKCollectionResult", "ORKResult"],
+      [
+        ("identifier", .string("step")), ("enabledAssistiveTechnology", .string("VoiceOver")),
+        ("appNote", .string("kept")),
+      ])
+    let results = builder.array([step])
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("results", .uid(results))])
+    let run = try XCTUnwrap(KeyedArchiveImporter.importRuns(from: builder.bytes(root: task)).first)
+    let record = try XCTUnwrap(run.steps.first)
+    XCTAssertEqual(record.identifier, "step")
+    XCTAssertEqual(
+      record.extra,
+      [
+        Field("enabledAssistiveTechnology", .string("VoiceOver")),
+        Field("appNote", .string("kept")),
+      ])
+  }
+
+  func testKeyIDTable_BufferPathAgreesWithCheckedPath() throws {
+    let objects: [PlistObject] = [
+      .string("identifier"), .string("enabledAssistiveTechnology"), .string("identifieR"),
+      .integer(7), .string("NS.time"), .string("Zürich"),
+    ]
+    let plist = try BPlistDocument(bytes: BPlistWriter.write(objects, top: 0))
+    let fast = KeyIDTable(objectCount: objects.count)
+    let checked = KeyIDTable(objectCount: objects.count)
+    for ref in objects.indices {
+      let code = plist.bytes.withUnsafeBufferPointer { buffer in
+        fast.code(
+          ref, at: buffer.baseAddress!, count: buffer.count, in: plist,
+          matching: FieldKeyMatcher.table)
+      }
+      XCTAssertEqual(code, checked.code(ref, in: plist), "object \(ref)")
+    }
+    XCTAssertEqual(checked.slot(0, in: plist), .known(.identifier))
+    XCTAssertEqual(checked.slot(1, in: plist), .known(.enabledAssistiveTechnology))
+    XCTAssertEqual(checked.slot(2, in: plist), .other)
+    XCTAssertEqual(checked.slot(3, in: plist), .notString)
+    XCTAssertEqual(checked.slot(4, in: plist), .known(.nsTime))
+  }
+
+  func testUUIDBytes_AreUpperCaseHyphenatedText() throws {
+    let builder = ArchiveBuilder()
+    let bytes: [UInt8] = [
+      0x00, 0x1F, 0xA0, 0xFF, 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x0A, 0xB0, 0x01,
+      0x10,
+    ]
+    let uuid = builder.object("NSUUID", [("NS.uuidbytes", .data(bytes))])
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("taskRunUUID", .uid(uuid))])
+    let run = try XCTUnwrap(KeyedArchiveImporter.importRuns(from: builder.bytes(root: task)).first)
+    XCTAssertEqual(run.runUUID, "001FA0FF-1234-5678-9ABC-DEF00AB00110")
+  }
+
+  func testClassSignature_EqualBytes_HashEqually() {
+    let left = ClassSignature(bytes: Array("ORKTaskResult ORKResult NSObject".utf8))
+    let right = ClassSignature(bytes: Array("ORKTaskResult ORKResult NSObject".utf8))
+    let other = ClassSignature(bytes: Array("ORKStepResult ORKResult NSObject".utf8))
+    XCTAssertEqual(left, right)
+    XCTAssertEqual(left.hashValue, right.hashValue)
+    XCTAssertNotEqual(left, other)
+    XCTAssertEqual(Set([left, right, other]).count, 2)
+  }
+}

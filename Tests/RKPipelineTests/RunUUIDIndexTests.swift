@@ -1,0 +1,74 @@
+// The duplicate-run check's UUID index: the same answers as a dictionary, whether its UUIDs
+// stay in memory or went to sorted segments on disk (and were merged).
+import Foundation
+import RKModel
+import XCTest
+
+@testable import RKPipeline
+
+final class RunUUIDIndexTests: XCTestCase {
+  func testIndex_SpilledAndMergedSegments_FindEveryUUIDAndNoOther() throws {
+    let directory = NSTemporaryDirectory() + "rkexport-uuids-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // 100 a segment and at most 3 segments: 5,000 UUIDs spill 50 times and merge often.
+    let index = RunUUIDIndex(directory: directory, pendingLimit: 100, maximumSegments: 3)
+    var expected: [UUIDBits: DataWarnings.FirstSeen] = [:]
+    var generator = SplitMix(seed: 42)
+    for number in 0..<5_000 {
+      let key = UUIDBits(high: generator.next(), low: generator.next())
+      XCTAssertNil(index.firstSeen(key))
+      let seen = DataWarnings.FirstSeen(file: Int32(number), number: Int32(number % 7))
+      index.insert(key, seen)
+      expected[key] = seen
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+    for (key, seen) in expected {
+      let found = try XCTUnwrap(index.firstSeen(key))
+      XCTAssertEqual([found.file, found.number], [seen.file, seen.number])
+    }
+    for _ in 0..<5_000 {
+      XCTAssertNil(index.firstSeen(UUIDBits(high: generator.next(), low: generator.next())))
+    }
+  }
+
+  func testIndex_NoDirectory_KeepsUUIDsInMemory() {
+    let index = RunUUIDIndex(directory: nil, pendingLimit: 2)
+    let keys = (1...10).map { UUIDBits(high: UInt64($0), low: 0) }
+    for (number, key) in keys.enumerated() {
+      index.insert(key, DataWarnings.FirstSeen(file: Int32(number), number: 0))
+    }
+    XCTAssertEqual(keys.map { index.firstSeen($0)?.file }, (0..<10).map { Int32($0) })
+  }
+
+  func testWarnings_DuplicateFromAnotherFile_NamesTheFirstSource() {
+    let files = ["P1/a.archive", "P2/b.archive"]
+    var warnings = DataWarnings(now: Date(), knownUUIDs: [:]) { files[$0] }
+    let first = TaskRun(
+      taskIdentifier: "survey", runUUID: "12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6",
+      source: "P1/a.archive#2")
+    var second = first
+    second.source = "P2/b.archive"
+    XCTAssertEqual(warnings.check(CheckedRun(first, file: "P1/a.archive"), inputNumber: 0).count, 0)
+    let events = warnings.check(CheckedRun(second, file: "P2/b.archive"), inputNumber: 1)
+    XCTAssertEqual(
+      events.map(\.message),
+      [
+        "P2/b.archive: task run 12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6 was already exported "
+          + "from P1/a.archive#2; both are kept"
+      ])
+  }
+}
+
+/// A small deterministic generator of 64-bit values (splitmix64).
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}

@@ -1,0 +1,86 @@
+// The statistics' value spool: values come back per variable in the order they went in,
+// whether they stayed in memory or went to the file in blocks.
+import Foundation
+import RKModel
+import XCTest
+
+@testable import RKTidy
+
+final class ValueSpoolTests: XCTestCase {
+  func testSpool_InterleavedVariablesOverManyBlocks_ReadBackInOrder() throws {
+    let directory = try makeDirectory()
+    let spool = ValueSpool(directory: directory)
+    let first = spool.makeVariable()
+    let second = spool.makeVariable()
+    let empty = spool.makeVariable()
+    let count = ValueSpool.blockCapacity * 3 + 7
+    for index in 0..<count {
+      spool.append(Double(index), to: first)
+      if index % 2 == 0 { spool.append(-Double(index), to: second) }
+    }
+    XCTAssertEqual(spool.values(of: first), (0..<count).map(Double.init))
+    XCTAssertEqual(
+      spool.values(of: second), stride(from: 0, to: count, by: 2).map { -Double($0) })
+    XCTAssertEqual(spool.values(of: empty), [])
+    XCTAssertEqual(spool.count(of: first), count)
+    XCTAssertNil(spool.failure)
+  }
+
+  func testSpool_FileIsUnlinkedAtOnce_LeavesNothingInTheFolder() throws {
+    let directory = try makeDirectory()
+    let spool = ValueSpool(directory: directory)
+    let variable = spool.makeVariable()
+    for index in 0..<(ValueSpool.blockCapacity * 2) { spool.append(Double(index), to: variable) }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+    XCTAssertEqual(spool.values(of: variable).count, ValueSpool.blockCapacity * 2)
+  }
+
+  func testSpool_MissingFolder_KeepsValuesInMemory() {
+    let spool = ValueSpool(directory: "/nonexistent-rkexport-folder")
+    let variable = spool.makeVariable()
+    for index in 0..<(ValueSpool.blockCapacity + 3) { spool.append(Double(index), to: variable) }
+    XCTAssertEqual(
+      spool.values(of: variable), (0..<(ValueSpool.blockCapacity + 3)).map(Double.init))
+  }
+
+  func testCollector_SpooledAndInMemory_GiveTheSameStatistics() throws {
+    var runs: [TaskRun] = []
+    for number in 0..<(ValueSpool.blockCapacity * 2 + 5) {
+      let value = Double((number * 7919) % 1000) / 8
+      let start = Instant(secondsSince1970: Double(number))
+      runs.append(
+        TaskRun(
+          taskIdentifier: "survey", runUUID: "R\(number)", startDate: start,
+          endDate: Instant(secondsSince1970: Double(number) + value),
+          steps: [
+            StepRecord(
+              identifier: "s1", startDate: start,
+              endDate: Instant(secondsSince1970: Double(number) + value / 3),
+              results: [
+                ResultRecord(
+                  identifier: "q1", className: "ORKScaleQuestionResult", answerType: .scale,
+                  answer: .scale(NumberValue(value)), startDate: start,
+                  endDate: Instant(secondsSince1970: Double(number) + value / 5))
+              ])
+          ],
+          participantID: "P\(number % 3)", source: "P/\(number)"))
+    }
+    var inMemory = StatisticsCollector()
+    var spooled = StatisticsCollector(spoolDirectory: try makeDirectory())
+    for run in runs {
+      inMemory.add(run)
+      spooled.add(run)
+    }
+    let expected = inMemory.statistics()
+    XCTAssertNotNil(expected.first?.questions.first?.numbers)
+    XCTAssertEqual(spooled.statistics(), expected)
+    XCTAssertNil(spooled.spoolFailure)
+  }
+
+  private func makeDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "rkexport-spool-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+    return path
+  }
+}
