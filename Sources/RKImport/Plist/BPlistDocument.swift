@@ -177,7 +177,7 @@ struct BPlistDocument: Sendable {
 
   /// `header(_:)` for every marker, with the errors.
   @inline(never)
-  private func decodeHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
+  func decodeHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
     let start = try offset(of: ref)
     let marker = bytes[start]
     let info = marker & 0x0F
