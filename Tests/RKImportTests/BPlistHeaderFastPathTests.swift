@@ -25,7 +25,7 @@ final class BPlistHeaderFastPathTests: XCTestCase {
   ) {
     for ref in -1...(document.objectCount + 1) {
       XCTAssertEqual(
-        describe(document.header, ref), describe(document.decodeHeader, ref),
+        describe(document.header, ref), describe(document.fullHeader, ref),
         "object \(ref)", file: file, line: line)
     }
   }

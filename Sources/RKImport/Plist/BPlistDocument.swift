@@ -175,9 +175,12 @@ struct BPlistDocument: Sendable {
       ref: ref, type: type, info: info, payloadOffset: payload, count: count)
   }
 
+  /// `decodeHeader(_:)`, for tests that compare it with the inline path.
+  func fullHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader { try decodeHeader(ref) }
+
   /// `header(_:)` for every marker, with the errors.
   @inline(never)
-  func decodeHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
+  private func decodeHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
     let start = try offset(of: ref)
     let marker = bytes[start]
     let info = marker & 0x0F
