@@ -7,8 +7,8 @@ import RKWrite
 ///
 /// `writeCSV()` formats every CSV row straight from the spool's bytes (no `[Cell]` per row) and
 /// touches nothing but the CSV writers and its own spool reader, so it may run on a thread of
-/// its own while the statistics are written; `writeSheets()` decodes rows for the workbook
-/// and stays on the workbook's thread. Each reads the whole spool once, rows in input order.
+/// its own while the statistics are written; `writeSheets()` decodes rows on the caller's
+/// thread and hands them to the workbook thread. Each reads the whole spool once, rows in input order.
 final class WideTableOutputs: @unchecked Sendable {
   /// The tables' schemas, in task order.
   let schemas: [TableSchema]
@@ -23,12 +23,13 @@ final class WideTableOutputs: @unchecked Sendable {
   /// Made here, on the caller's thread: `makeReader()` flushes the spool.
   private let csvReader: RowSpool.Reader
   private let sheetReader: RowSpool.Reader?
+  private let workbookThread: XLSXWriterThread?
 
   /// Opens every table's CSV (and sheet, in task order) with its final columns. Call after the
   /// last run was added.
   init(
     pivot: WidePivot, spool: RowSpool, folder: String, options: ExportOptions,
-    workbook: XLSXWorkbook?
+    workbook: XLSXWorkbook?, workbookThread: XLSXWriterThread?
   ) throws {
     var schemas: [TableSchema] = []
     var csvWriters: [CSVWriter] = []
@@ -50,7 +51,14 @@ final class WideTableOutputs: @unchecked Sendable {
           path: folder + "/" + schema.name + ".csv", schema: schema,
           timeZone: options.timeZone, byteOrderMark: options.byteOrderMark,
           excelSafe: options.excelSafe))
-      sheets.append(try workbook?.addTableSheet(name: taskID, schema: schema, note: nil))
+      var sheet: XLSXTableSheet?
+      if let workbook, let workbookThread {
+        let wideSchema = schema
+        sheet = try workbookThread.sync {
+          try workbook.addTableSheet(name: taskID, schema: wideSchema, note: nil)
+        }
+      }
+      sheets.append(sheet)
     }
     self.schemas = schemas
     self.csvWriters = csvWriters
@@ -60,7 +68,8 @@ final class WideTableOutputs: @unchecked Sendable {
     self.pivot = pivot
     self.options = options
     csvReader = try spool.makeReader()
-    sheetReader = workbook == nil ? nil : try spool.makeReader()
+    self.workbookThread = workbookThread
+    sheetReader = workbookThread == nil ? nil : try spool.makeReader()
     opened = true
   }
 
@@ -88,15 +97,18 @@ final class WideTableOutputs: @unchecked Sendable {
     }) {}
   }
 
-  /// Writes every sheet row, in spool order (nothing without a workbook).
+  /// Queues every sheet row, in spool order, for the workbook thread (nothing without one).
   func writeSheets() throws {
-    guard let reader = sheetReader else { return }
+    guard let reader = sheetReader, let workbookThread else { return }
+    var sheetRows = WideSheetRows(timeZone: options.timeZone)
     while let cells = try reader.next() {
       guard let partial = WidePartialRow(spoolCells: cells),
         let table = tableIndex[partial.taskID], let sheet = sheets[table],
         let row = pivot.finalRow(partial)
       else { continue }
-      try sheet.write(row)
+      sheetRows.append(row, to: sheet)
+      if sheetRows.isFull { try sheetRows.submit(to: workbookThread) }
     }
+    try sheetRows.submit(to: workbookThread)
   }
 }

@@ -2,6 +2,12 @@
 // classes recur in each archive, so their names, chains and families are decoded once.
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The exact bytes a class record's `$classname` and `$classes` entries hold, in record order,
 /// each length-prefixed and tagged with its role and encoding: equal signatures decode to
 /// equal `ArchiveClass` records.
@@ -13,15 +19,29 @@ struct ClassSignature: Hashable, Sendable {
     let length = header.isUTF16 ? header.count * 2 : header.count
     bytes.append(role)
     bytes.append(header.isUTF16 ? 1 : 0)
+    // The length's four bytes, low first, appended one by one (no array of shifts per string).
     let prefix = UInt32(truncatingIfNeeded: length)
-    for shift in [0, 8, 16, 24] as [UInt32] {
-      bytes.append(UInt8(truncatingIfNeeded: prefix >> shift))
-    }
+    bytes.append(UInt8(truncatingIfNeeded: prefix))
+    bytes.append(UInt8(truncatingIfNeeded: prefix >> 8))
+    bytes.append(UInt8(truncatingIfNeeded: prefix >> 16))
+    bytes.append(UInt8(truncatingIfNeeded: prefix >> 24))
     let range = header.payloadOffset..<(header.payloadOffset + length)
     plist.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.extracting(range)) }
   }
 
-  static func == (left: Self, right: Self) -> Bool { left.bytes == right.bytes }
+  static func == (left: Self, right: Self) -> Bool {
+    // One block comparison instead of an element-by-element loop: a found record is compared
+    // with its key once per class record of every archive.
+    guard left.bytes.count == right.bytes.count else { return false }
+    return left.bytes.withUnsafeBytes { leftBytes in
+      right.bytes.withUnsafeBytes { rightBytes in
+        guard let leftBase = leftBytes.baseAddress, let rightBase = rightBytes.baseAddress else {
+          return true
+        }
+        return memcmp(leftBase, rightBase, leftBytes.count) == 0
+      }
+    }
+  }
 
   func hash(into hasher: inout Hasher) {
     // One multiply-rotate pass over 8-byte words: a signature is hashed once per class record

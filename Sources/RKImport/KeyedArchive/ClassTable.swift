@@ -11,6 +11,8 @@ final class ClassTable {
   /// `count[0]` records are initialised in `records`, of `capacity[0]`.
   private let counts: UnsafeMutablePointer<Int>
   private var records: UnsafeMutablePointer<ArchiveClass>
+  /// Scratch storage for the signature of the class record being read (see `archiveClass`).
+  var signatureBuffer = ClassSignature()
 
   init(objectCount: Int) {
     slotCount = max(objectCount, 1)

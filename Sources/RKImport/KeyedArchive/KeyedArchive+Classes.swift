@@ -44,7 +44,11 @@ extension KeyedArchive {
       throw ImportError(location: place, reason: "class record is \(recordHeader.type.phrase)")
     }
     // First pass: the checks and the raw bytes of the record's names.
+    // The archive's signature buffer, reused: one allocation per archive, not per record.
     var signature = ClassSignature()
+    swap(&signature, &classes.signatureBuffer)
+    defer { classes.signatureBuffer = signature }
+    signature.bytes.removeAll(keepingCapacity: true)
     signature.bytes.reserveCapacity(128)
     var hasName = false
     for index in 0..<recordHeader.count {

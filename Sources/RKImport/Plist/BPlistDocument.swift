@@ -122,7 +122,65 @@ struct BPlistDocument: Sendable {
   }
 
   /// Decodes object `ref`'s marker and length, checking that its payload fits the object area.
+  @inline(__always)
   func header(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
+    // Most objects have their count in the marker: decoded inline, the rest (and every error)
+    // by the full decoder.
+    if let header = shortHeader(ref) { return header }
+    return try decodeHeader(ref)
+  }
+
+  /// The header of a dictionary, array, ASCII string, UID, integer, real or date whose count
+  /// or size is in its marker, when it fits the object area; nil for anything else (the full
+  /// decoder reads it and names what is wrong).
+  @inline(__always)
+  private func shortHeader(_ ref: Int) -> PlistObjectHeader? {
+    guard let start = checkedOffset(of: ref) else { return nil }
+    let marker = bytes[start]
+    let info = marker & 0x0F
+    let type: PlistType
+    var count = 1
+    let unit: Int
+    switch marker >> 4 {
+    case 0xD where info != 0x0F:
+      type = .dictionary
+      count = Int(info)
+      unit = refSize &* 2
+    case 0x5 where info != 0x0F:
+      type = .string
+      count = Int(info)
+      unit = 1
+    case 0xA where info != 0x0F:
+      type = .array
+      count = Int(info)
+      unit = refSize
+    case 0x8:
+      type = .uid
+      unit = Int(info) &+ 1
+    case 0x1 where info <= 4:
+      type = .integer
+      unit = 1 << Int(info)
+    case 0x2 where info == 2 || info == 3:
+      type = .real
+      unit = 1 << Int(info)
+    case 0x3 where marker == 0x33:
+      type = .date
+      unit = 8
+    default: return nil
+    }
+    // count < 15 and unit ≤ 16: no overflow; the same bound as `decodeHeader`'s.
+    let payload = start + 1
+    guard count &* unit <= offsetTableOffset - payload else { return nil }
+    return PlistObjectHeader(
+      ref: ref, type: type, info: info, payloadOffset: payload, count: count)
+  }
+
+  /// `decodeHeader(_:)`, for tests that compare it with the inline path.
+  func fullHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader { try decodeHeader(ref) }
+
+  /// `header(_:)` for every marker, with the errors.
+  @inline(never)
+  private func decodeHeader(_ ref: Int) throws(ImportError) -> PlistObjectHeader {
     let start = try offset(of: ref)
     let marker = bytes[start]
     let info = marker & 0x0F
