@@ -108,11 +108,15 @@ enum RowCodec {
 
   /// Checks every cell of one row (bytes after the length) and stores where each cell's tag
   /// is in `starts` (replacing its contents); false when the row does not decode.
-  static func scanRow(_ bytes: UnsafeBufferPointer<UInt8>, into starts: inout [Int]) -> Bool {
+  /// With `cellLimit`, only the first `cellLimit` cells are checked and stored.
+  static func scanRow(
+    _ bytes: UnsafeBufferPointer<UInt8>, into starts: inout [Int], cellLimit: Int = .max
+  ) -> Bool {
     starts.removeAll(keepingCapacity: true)
     var cursor = Cursor(bytes: bytes)
     guard let count = cursor.varint(), count <= UInt64(bytes.count) else { return false }
-    for _ in 0..<Int(count) {
+    let scanned = min(Int(count), max(cellLimit, 0))
+    for _ in 0..<scanned {
       starts.append(cursor.position)
       guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag) else { return false }
       let valid: Bool
@@ -125,7 +129,7 @@ enum RowCodec {
       }
       guard valid else { return false }
     }
-    return cursor.isAtEnd
+    return scanned < Int(count) || cursor.isAtEnd
   }
 
   /// Reads primitives from a row's bytes; every read returns nil instead of running past them.
