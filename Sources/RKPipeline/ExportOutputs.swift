@@ -108,18 +108,14 @@ final class ExportOutputs {
     pending += wide.csvWriters
     writtenFiles += wide.schemas.map { $0.name + ".csv" }
     schemas += wide.schemas
-    // The wide CSVs are the biggest part of the rest: a second core writes most of them
-    // meanwhile; this thread writes the others after the statistics (the workbook's sheets
-    // keep it busy enough with --xlsx).
-    let inBackground = options.jobs > 1
-    let parts = try wide.csvParts(inBackground && workbook == nil ? 2 : 1)
+    // The wide CSVs are the biggest part of the rest: a second core formats them meanwhile.
     let wideCSV =
-      inBackground ? BackgroundWork(name: "rkexport.wide") { try wide.writeCSV(parts[0]) } : nil
+      options.jobs > 1 ? BackgroundWork(name: "rkexport.wide") { try wide.writeCSV() } : nil
     defer {
       _ = try? wideCSV?.wait()
       spool.close()
     }
-    if !inBackground { try wide.writeCSV(parts[0]) }
+    if wideCSV == nil { try wide.writeCSV() }
     try wide.writeSheets()
     let tasks = statistics.statistics()
     if let failure = statistics.spoolFailure {
@@ -137,9 +133,6 @@ final class ExportOutputs {
     for table in [taskRuns, steps, answers, inputs] {
       try table.finish()
       writtenFiles.append(table.schema.name + ".csv")
-    }
-    if inBackground {
-      for part in parts.dropFirst() { try wide.writeCSV(part) }
     }
     try wideCSV?.wait()
     for writer in pending {

@@ -20,8 +20,8 @@ final class WideTableOutputs: @unchecked Sendable {
   private let tableIndex: [String: Int]
   private let pivot: WidePivot
   private let options: ExportOptions
-  private let spool: RowSpool
-  private let taskIDs: [String]
+  /// Made here, on the caller's thread: `makeReader()` flushes the spool.
+  private let csvReader: RowSpool.Reader
   private let sheetReader: RowSpool.Reader?
   private let workbookThread: XLSXWriterThread?
 
@@ -36,7 +36,6 @@ final class WideTableOutputs: @unchecked Sendable {
     var plans: [WideRowPlan] = []
     var sheets: [XLSXTableSheet?] = []
     var tableIndex: [String: Int] = [:]
-    var taskIDs: [String] = []
     // Writers opened so far are abandoned if a later one fails, as the caller cannot see them.
     var opened = false
     defer { if !opened { for writer in csvWriters { writer.abandon() } } }
@@ -45,7 +44,6 @@ final class WideTableOutputs: @unchecked Sendable {
       else { continue }
       if let name = pivot.tableName(taskID: taskID) { schema.name = name }
       tableIndex[taskID] = schemas.count
-      taskIDs.append(taskID)
       schemas.append(schema)
       plans.append(plan)
       csvWriters.append(
@@ -67,86 +65,36 @@ final class WideTableOutputs: @unchecked Sendable {
     self.plans = plans
     self.sheets = sheets
     self.tableIndex = tableIndex
-    self.taskIDs = taskIDs
     self.pivot = pivot
     self.options = options
-    self.spool = spool
+    csvReader = try spool.makeReader()
     self.workbookThread = workbookThread
     sheetReader = workbookThread == nil ? nil : try spool.makeReader()
     opened = true
   }
 
-  /// A share of the CSV tables and its own spool reader, for one thread (the reader is used
-  /// by that thread only, hence unchecked).
-  struct CSVPart: @unchecked Sendable {
-    /// Table indexes; nil for all.
-    var tables: Set<Int>?
-    var reader: RowSpool.Reader
-  }
-
-  /// The CSV work in `count` parts (1 or 2), to run at once on different threads. Call on the
-  /// caller's thread (readers flush the spool). With two, the second part (for the thread
-  /// that also computes the statistics) gets the smaller tables, up to a third of the rows ×
-  /// columns; it may be empty.
-  func csvParts(_ count: Int) throws -> [CSVPart] {
-    guard count > 1 else { return [CSVPart(tables: nil, reader: try spool.makeReader())] }
-    let costs = schemas.indices.map { index in
-      pivot.runCount(taskID: taskIDs[index]) * plans[index].columnCount
-    }
-    let total = costs.reduce(0, +)
-    var second: Set<Int> = []
-    var secondCost = 0
-    for index in costs.indices.sorted(by: { (costs[$0], $0) < (costs[$1], $1) })
-    where 3 * (secondCost + costs[index]) <= total {
-      second.insert(index)
-      secondCost += costs[index]
-    }
-    return [
-      CSVPart(tables: Set(costs.indices).subtracting(second), reader: try spool.makeReader()),
-      CSVPart(tables: second, reader: try spool.makeReader()),
-    ]
-  }
-
-  /// Writes the CSV rows of one part's tables in spool order with one reused row buffer.
-  func writeCSV(_ part: CSVPart) throws {
-    let reader = part.reader
-    let tables = part.tables
-    if tables?.isEmpty == true { return }
-    let keep: (SpooledRow) -> Bool = { row in
-      guard let tables, let taskID = row.text(at: 0), let table = self.table(of: taskID) else {
-        return true
-      }
-      return tables.contains(table)
-    }
+  /// Writes every CSV row, in spool order, with one reused row buffer.
+  func writeCSV() throws {
+    let reader = csvReader
     var builder = CSVRowBuilder(
       timeZone: options.timeZone, excelSafe: options.excelSafe, capacity: 64 * 1024)
     var sources: [CellSource] = []
     var current: (taskID: String, table: Int)?
     let firstCell = 1  // the task id comes first (`WidePartialRow.spoolCells`)
-    var more = true
-    while more {
-      more = try reader.next(keeping: keep) { row in
-        guard row.count >= firstCell + WidePartialRow.runCellCount, let taskID = row.text(at: 0)
-        else { return }
-        if current?.taskID != taskID {
-          guard let table = table(of: taskID) else { return }
-          current = (taskID, table)
-        }
-        guard let table = current?.table else { return }
-        plans[table].sources(cellCount: row.count - firstCell, into: &sources) { index in
-          row.integer(at: firstCell + index)
-        }
-        builder.appendRow(sources, from: row, firstCell: firstCell)
-        try builder.flush(into: csvWriters[table])
+    while try reader.next({ row in
+      guard row.count >= firstCell + WidePartialRow.runCellCount, let taskID = row.text(at: 0)
+      else { return }
+      if current?.taskID != taskID {
+        guard let table = tableIndex[taskID] else { return }
+        current = (taskID, table)
       }
-    }
-  }
-
-  /// The table of a task: few tasks are compared in turn (short ids compare as two words,
-  /// cheaper than hashing), many looked up.
-  private func table(of taskID: String) -> Int? {
-    guard taskIDs.count <= 8 else { return tableIndex[taskID] }
-    return taskIDs.firstIndex(of: taskID)
+      guard let table = current?.table else { return }
+      plans[table].sources(cellCount: row.count - firstCell, into: &sources) { index in
+        row.integer(at: firstCell + index)
+      }
+      builder.appendRow(sources, from: row, firstCell: firstCell)
+      try builder.flush(into: csvWriters[table])
+    }) {}
   }
 
   /// Queues every sheet row, in spool order, for the workbook thread (nothing without one).

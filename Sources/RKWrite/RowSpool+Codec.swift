@@ -108,15 +108,11 @@ enum RowCodec {
 
   /// Checks every cell of one row (bytes after the length) and stores where each cell's tag
   /// is in `starts` (replacing its contents); false when the row does not decode.
-  /// With `cellLimit`, only the first `cellLimit` cells are checked and stored.
-  static func scanRow(
-    _ bytes: UnsafeBufferPointer<UInt8>, into starts: inout [Int], cellLimit: Int = .max
-  ) -> Bool {
+  static func scanRow(_ bytes: UnsafeBufferPointer<UInt8>, into starts: inout [Int]) -> Bool {
     starts.removeAll(keepingCapacity: true)
     var cursor = Cursor(bytes: bytes)
     guard let count = cursor.varint(), count <= UInt64(bytes.count) else { return false }
-    let scanned = min(Int(count), max(cellLimit, 0))
-    for _ in 0..<scanned {
+    for _ in 0..<Int(count) {
       starts.append(cursor.position)
       guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag) else { return false }
       let valid: Bool
@@ -129,7 +125,7 @@ enum RowCodec {
       }
       guard valid else { return false }
     }
-    return scanned < Int(count) || cursor.isAtEnd
+    return cursor.isAtEnd
   }
 
   /// Reads primitives from a row's bytes; every read returns nil instead of running past them.

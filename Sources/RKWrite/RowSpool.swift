@@ -157,25 +157,12 @@ public final class RowSpool {
     /// per row: for writers that format cells straight from the bytes. Throws if the file
     /// cannot be read or is damaged.
     public func next(_ body: (SpooledRow) throws -> Void) throws -> Bool {
-      try next(keeping: { _ in true }, body)
-    }
-
-    /// `next(_:)` for the rows `keep` accepts: it sees a row with only its first cell (a
-    /// table's key, say), and the rest of a row it refuses is skipped unread.
-    public func next(
-      keeping keep: (SpooledRow) -> Bool, _ body: (SpooledRow) throws -> Void
-    ) throws -> Bool {
       guard let range = try nextRowBytes() else { return false }
       var starts: [Int] = []
       swap(&starts, &cellStarts)
       defer { swap(&starts, &cellStarts) }
       return try bytes.withUnsafeBufferPointer { all in
         let row = UnsafeBufferPointer(rebasing: all[range])
-        guard RowCodec.scanRow(row, into: &starts, cellLimit: 1) else {
-          throw damaged("row \(rowsRead) does not decode")
-        }
-        let kept = starts.withUnsafeBufferPointer { keep(SpooledRow(bytes: row, starts: $0)) }
-        guard kept else { return true }
         guard RowCodec.scanRow(row, into: &starts) else {
           throw damaged("row \(rowsRead) does not decode")
         }

@@ -146,28 +146,6 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertFalse(try reader.next { _ in XCTFail("no row after the last") })
   }
 
-  func testSpooledRow_Keeping_RefusedRowsSkippedKeptRowsWhole() throws {
-    let spool = try RowSpool(directory: folder.path)
-    for (index, task) in ["a", "b", "a", "c"].enumerated() {
-      try spool.append([.text(task), .integer(Int64(index)), .text("x")])
-    }
-    let reader = try spool.makeReader()
-    var firstCellCounts: Set<Int> = []
-    var kept: [Int64] = []
-    while try reader.next(
-      keeping: { row in
-        firstCellCounts.insert(row.count)
-        return row.text(at: 0) == "a"
-      },
-      { row in
-        XCTAssertEqual(row.count, 3)
-        kept.append(row.integer(at: 1) ?? -1)
-      })
-    {}
-    XCTAssertEqual(kept, [0, 2])
-    XCTAssertEqual(firstCellCounts, [1], "the filter sees the first cell only")
-  }
-
   func testSpooledRow_TypedReads_NilForOtherKinds() throws {
     let spool = try RowSpool(directory: folder.path)
     try spool.append([.text("a"), .integer(-7), .empty])
@@ -220,10 +198,6 @@ final class RowCodecTests: XCTestCase {
     }
     XCTAssertTrue(body.withUnsafeBufferPointer { RowCodec.scanRow($0, into: &starts) })
     XCTAssertEqual(starts, [1, 6, 17])
-    let firstOnly = Array(body.prefix(6))  // count, then the text cell only
-    XCTAssertTrue(
-      firstOnly.withUnsafeBufferPointer { RowCodec.scanRow($0, into: &starts, cellLimit: 1) })
-    XCTAssertEqual(starts, [1])
     let badTag = [1, 99] as [UInt8]
     XCTAssertFalse(badTag.withUnsafeBufferPointer { RowCodec.scanRow($0, into: &starts) })
   }
