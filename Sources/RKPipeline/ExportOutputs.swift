@@ -218,7 +218,7 @@ final class TableOutput {
 
   /// Rows formatted on another thread (same zone and settings as this table's writer); their
   /// cells go to the sheet when there is one.
-  func writeRendered(_ bytes: [UInt8], rowCount: Int, cells: [[Cell]]?) throws {
+  func writeRendered(_ bytes: ArraySlice<UInt8>, rowCount: Int, cells: [[Cell]]?) throws {
     try csv.writeRendered(bytes, rowCount: rowCount)
     guard let sheet, let cells else { return }
     for row in cells { try sheet.write(row) }
