@@ -21,9 +21,11 @@ final class ExportOutputs {
   private let steps: TableOutput
   private let answers: TableOutput
   private let inputs: TableOutput
-  private let summarySheet: RowSink?
+  private let summarySheet: XLSXTableSheet?
   private let choicesSheet: XLSXTableSheet?
   private let workbook: XLSXWorkbook?
+  /// Every workbook call runs on this thread once rows flow (see `XLSXWriterThread`).
+  private let workbookThread: XLSXWriterThread?
   private var pending: [CSVWriter] = []
   private(set) var writtenFiles: [String] = []
   private(set) var warnings: [String] = []
@@ -63,16 +65,18 @@ final class ExportOutputs {
       ExportSchemas.taskRuns, folder: folder, options: options, workbook: workbook)
     inputs = try TableOutput(
       ExportSchemas.inputs, folder: folder, options: options, workbook: workbook)
+    // Started last: from here on the workbook belongs to this thread.
+    workbookThread = workbook == nil ? nil : XLSXWriterThread()
   }
+
+  deinit { workbookThread?.cancel() }
 
   /// Writes one prepared run everywhere; returns the number of answer rows it gave.
   func add(_ prepared: PreparedRun) throws -> Int {
-    try taskRuns.writeRendered(
-      prepared.taskRunCSV, rowCount: 1, cells: prepared.taskRunRow.map { [$0] })
-    try steps.writeRendered(
-      prepared.stepsCSV, rowCount: prepared.stepCount, cells: prepared.stepRows)
-    try answers.writeRendered(
-      prepared.answersCSV, rowCount: prepared.answerCount, cells: prepared.answerRows)
+    try taskRuns.writeRendered(prepared.taskRunCSV, rowCount: 1)
+    try steps.writeRendered(prepared.stepsCSV, rowCount: prepared.stepCount)
+    try answers.writeRendered(prepared.answersCSV, rowCount: prepared.answerCount)
+    try writeToWorkbook(prepared)
     try addDerivedOnly(prepared)
     return prepared.answerCount
   }
@@ -87,7 +91,12 @@ final class ExportOutputs {
   }
 
   func addInput(_ record: InputRecord) throws {
-    try inputs.write(record.cells)
+    let cells = record.cells
+    try inputs.writeCSV(cells)
+    if let sheet = inputs.sheet, let workbookThread {
+      let rows = XLSXRows(encoding: [cells], timeZone: options.timeZone)
+      try workbookThread.submit { try sheet.write(rows) }
+    }
   }
 
   /// Writes the wide tables, statistics, codebook and data package; renames all into place.
@@ -102,20 +111,11 @@ final class ExportOutputs {
     let choiceRows = ChoicesTable.rows(for: tasks)
     try writeCSV(SummaryTable.schema, summaryRows)
     try writeCSV(ChoicesTable.schema, choiceRows)
-    for row in summaryRows { try summarySheet?.write(row) }
-    for row in choiceRows { try choicesSheet?.write(row) }
     schemas += [SummaryTable.schema, ChoicesTable.schema, ExportSchemas.inputs, Codebook.schema]
     schemas = schemas.map(describingPrivacy)
     let codebookRows = Codebook.rows(for: schemas, definitions: definitions)
     try writeCSV(Codebook.schema, codebookRows)
-    if let workbook {
-      let sheet = try workbook.addTableSheet(name: "codebook", schema: Codebook.schema, note: nil)
-      for row in codebookRows { try sheet.write(row) }
-      if let choicesSheet {
-        let charts = ChoiceCharts.specs(rows: choiceRows, sheet: choicesSheet)
-        if !charts.isEmpty { _ = try workbook.addBarChartSheet(name: "charts", charts: charts) }
-      }
-    }
+    try finishWorkbookSheets(summary: summaryRows, choices: choiceRows, codebook: codebookRows)
     for table in [taskRuns, steps, answers, inputs] {
       try table.finish()
       writtenFiles.append(table.schema.name + ".csv")
@@ -126,8 +126,9 @@ final class ExportOutputs {
     pending.removeAll()
     try DataPackageWriter.write(schemas: schemas, toDirectory: folder)
     writtenFiles.append("datapackage.json")
-    if let workbook {
-      try workbook.close()
+    if let workbook, let workbookThread {
+      try workbookThread.submit { try workbook.close() }
+      try workbookThread.finish()
       warnings += workbook.warnings.map(\.description)
       writtenFiles.append("results.xlsx")
     }
@@ -151,6 +152,8 @@ final class ExportOutputs {
 
   /// Removes temporary files of a run that did not finish.
   func abandonUnfinished() {
+    // The workbook thread must stop before the workbook is released.
+    workbookThread?.cancel()
     for writer in pending { writer.abandon() }
     for table in [taskRuns, steps, answers, inputs] { table.abandon() }
   }
@@ -158,6 +161,7 @@ final class ExportOutputs {
   /// Second pass over the spool: one CSV (and sheet) per task, rows in input order.
   private func writeWideTables() throws -> [TableSchema] {
     var writers: [String: (csv: CSVWriter, sheet: XLSXTableSheet?)] = [:]
+    var sheetRows = WideSheetRows(timeZone: options.timeZone)
     var schemas: [TableSchema] = []
     for taskID in pivot.taskIDs {
       guard var schema = pivot.finalSchema(taskID: taskID) else { continue }
@@ -169,7 +173,13 @@ final class ExportOutputs {
         excelSafe: options.excelSafe)
       pending.append(csv)
       writtenFiles.append(schema.name + ".csv")
-      let sheet = try workbook?.addTableSheet(name: taskID, schema: schema, note: nil)
+      var sheet: XLSXTableSheet?
+      if let workbook, let workbookThread {
+        let wideSchema = schema
+        sheet = try workbookThread.sync {
+          try workbook.addTableSheet(name: taskID, schema: wideSchema, note: nil)
+        }
+      }
       writers[taskID] = (csv, sheet)
     }
     let reader = try spool.makeReader()
@@ -178,8 +188,12 @@ final class ExportOutputs {
         let writer = writers[partial.taskID]
       else { continue }
       try writer.csv.write(row)
-      try writer.sheet?.write(row)
+      if let sheet = writer.sheet, let workbookThread {
+        sheetRows.append(row, to: sheet)
+        if sheetRows.isFull { try sheetRows.submit(to: workbookThread) }
+      }
     }
+    if let workbookThread { try sheetRows.submit(to: workbookThread) }
     spool.close()
     return schemas
   }
@@ -199,7 +213,8 @@ final class ExportOutputs {
 final class TableOutput {
   let schema: TableSchema
   private let csv: CSVWriter
-  private let sheet: XLSXTableSheet?
+  /// Written only on the workbook thread.
+  let sheet: XLSXTableSheet?
 
   init(_ schema: TableSchema, folder: String, options: ExportOptions, workbook: XLSXWorkbook?)
     throws
@@ -211,21 +226,87 @@ final class TableOutput {
     sheet = try workbook?.addTableSheet(name: schema.name, schema: schema, note: nil)
   }
 
-  func write(_ row: [Cell]) throws {
+  func writeCSV(_ row: [Cell]) throws {
     try csv.write(row)
-    try sheet?.write(row)
   }
 
-  /// Rows formatted on another thread (same zone and settings as this table's writer); their
-  /// cells go to the sheet when there is one.
-  func writeRendered(_ bytes: ArraySlice<UInt8>, rowCount: Int, cells: [[Cell]]?) throws {
+  /// Rows formatted on another thread (same zone and settings as this table's writer).
+  func writeRendered(_ bytes: ArraySlice<UInt8>, rowCount: Int) throws {
     try csv.writeRendered(bytes, rowCount: rowCount)
-    guard let sheet, let cells else { return }
-    for row in cells { try sheet.write(row) }
   }
 
   func finish() throws { try csv.finish() }
   func abandon() { csv.abandon() }
+}
+
+// MARK: - Workbook
+
+extension ExportOutputs {
+  /// Hands a run's rows, encoded on the parsing thread, to the workbook thread.
+  fileprivate func writeToWorkbook(_ prepared: PreparedRun) throws {
+    guard let workbookThread else { return }
+    let sheets = (taskRuns.sheet, steps.sheet, answers.sheet)
+    let rows = (prepared.taskRunSheetRows, prepared.stepSheetRows, prepared.answerSheetRows)
+    try workbookThread.submit {
+      if let sheet = sheets.0, let batch = rows.0 { try sheet.write(batch) }
+      if let sheet = sheets.1, let batch = rows.1 { try sheet.write(batch) }
+      if let sheet = sheets.2, let batch = rows.2 { try sheet.write(batch) }
+    }
+  }
+
+  /// Summary, choices and codebook sheets and the charts, on the workbook thread.
+  fileprivate func finishWorkbookSheets(
+    summary: [[Cell]], choices: [[Cell]], codebook: [[Cell]]
+  ) throws {
+    guard let workbook, let workbookThread else { return }
+    let zone = options.timeZone
+    let summarySheet = summarySheet
+    let choicesSheet = choicesSheet
+    try workbookThread.submit {
+      try summarySheet?.write(XLSXRows(encoding: summary, timeZone: zone))
+      try choicesSheet?.write(XLSXRows(encoding: choices, timeZone: zone))
+      let sheet = try workbook.addTableSheet(name: "codebook", schema: Codebook.schema, note: nil)
+      try sheet.write(XLSXRows(encoding: codebook, timeZone: zone))
+      if let choicesSheet {
+        let charts = ChoiceCharts.specs(rows: choices, sheet: choicesSheet)
+        if !charts.isEmpty { _ = try workbook.addBarChartSheet(name: "charts", charts: charts) }
+      }
+    }
+  }
+}
+
+/// Wide rows of several sheets batched in spool order for the workbook thread.
+private struct WideSheetRows {
+  private var rows: XLSXRows
+  private var targets: [XLSXTableSheet] = []
+  private static let batchSize = 512
+
+  init(timeZone: TimeZoneRule) { rows = XLSXRows(timeZone: timeZone) }
+
+  var isFull: Bool { targets.count >= Self.batchSize }
+
+  mutating func append(_ row: [Cell], to sheet: XLSXTableSheet) {
+    rows.append(row)
+    targets.append(sheet)
+  }
+
+  /// Queues the batch: each run of consecutive rows for one sheet is one write.
+  mutating func submit(to thread: XLSXWriterThread) throws {
+    guard !targets.isEmpty else { return }
+    let batch = rows
+    let sheets = targets
+    rows.removeAll()
+    targets.removeAll(keepingCapacity: true)
+    try thread.submit {
+      var start = 0
+      while start < sheets.count {
+        var end = start + 1
+        while end < sheets.count && sheets[end] === sheets[start] { end += 1 }
+        try sheets[start].write(batch, rows: start..<end)
+        start = end
+      }
+    }
+  }
 }
 
 func createFolder(_ path: String) throws {

@@ -22,10 +22,10 @@ struct PreparedRun: Sendable {
   var answersCSV: ArraySlice<UInt8> { csv[stepsEnd...] }
   var stepCount = 0
   var answerCount = 0
-  /// The same rows as cells, kept only when a workbook is written too.
-  var taskRunRow: [Cell]?
-  var stepRows: [[Cell]]?
-  var answerRows: [[Cell]]?
+  /// The same rows encoded for the workbook's sheets, only when a workbook is written too.
+  var taskRunSheetRows: XLSXRows?
+  var stepSheetRows: XLSXRows?
+  var answerSheetRows: XLSXRows?
   /// Its share of the wide tables; nil when only statistics were asked for.
   var wide: WideShare?
   var statistics: StatisticsContribution
@@ -113,9 +113,10 @@ struct RunPreparer: Sendable {
       for row in answerRows { renderer.append(row, to: &prepared.csv) }
       prepared.stepCount = stepRows.count
       prepared.answerCount = answerRows.count
-      prepared.taskRunRow = taskRunRow
-      prepared.stepRows = stepRows
-      prepared.answerRows = answerRows
+      let zone = options.timeZone
+      prepared.taskRunSheetRows = XLSXRows(encoding: [taskRunRow], timeZone: zone)
+      prepared.stepSheetRows = XLSXRows(encoding: stepRows, timeZone: zone)
+      prepared.answerSheetRows = XLSXRows(encoding: answerRows, timeZone: zone)
       return prepared
     }
     // Capacity: typical row lengths, so the buffer rarely grows.

@@ -174,7 +174,13 @@ final class XLSXTableSheetTests: XCTestCase {
     try sheet.write([.text("q2")])
     // Constant-memory mode has flushed row 2; libxlsxwriter refuses it (error 23) instead of
     // writing, and the refusal must surface rather than lose the cell.
-    XCTAssertThrowsError(try sheet.write(.text("late"), row: 1, column: 0, on: sheet.segments[0])) {
+    let late = XLSXRows(encoding: [[.text("late")]], timeZone: .utc)
+    let writeLate = {
+      try late.text.withUnsafeBufferPointer {
+        try sheet.write(late.entries[0], text: $0, row: 1, on: sheet.segments[0])
+      }
+    }
+    XCTAssertThrowsError(try writeLate()) {
       let failure = $0 as? XLSXError
       XCTAssertEqual(failure?.code, .worksheetIndexOutOfRange)
       XCTAssertEqual(failure?.sheet, "answers")

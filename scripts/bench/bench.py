@@ -9,6 +9,7 @@ back from its CSV tables, loading excluded from its time), so the ratio isolates
 """
 import argparse
 import csv
+import json
 import os
 import platform
 import shutil
@@ -41,12 +42,30 @@ def timed(command, runs, capture=False):
     return result + (output,) if capture else result
 
 
+def column_types(out):
+    """Per CSV path in `out`, one letter per column telling xlsx_floor which cell rkexport
+    writes (see xlsx_floor.c), from datapackage.json."""
+    with open(os.path.join(out, "datapackage.json")) as handle:
+        package = json.load(handle)
+    letters = {"string": "s", "integer": "i", "boolean": "b", "datetime": "d", "number": "n"}
+    types = {}
+    for resource in package["resources"]:
+        fields = resource["schema"]["fields"]
+        types[resource["path"]] = "".join(
+            "u" if field["type"] == "number" and field.get("unit") == "s"
+            # answers.value holds each answer in its own type (xlsx_floor infers it).
+            else "a" if resource["path"] == "answers.csv" and field["name"] == "value"
+            else letters.get(field["type"], "s") for field in fields)
+    return types
+
+
 def xlsx_floor_seconds(floor_xlsx, out, work, runs):
     """Bare libxlsxwriter writing rkexport's long and wide tables; (median write s, peak MB)."""
-    tables = [os.path.join(out, name + ".csv") for name in ("task_runs", "steps", "answers",
-                                                              "inputs")]
-    wide = os.path.join(out, "wide")
-    tables += sorted(os.path.join(wide, name) for name in os.listdir(wide))
+    names = ["task_runs.csv", "steps.csv", "answers.csv", "inputs.csv"]
+    names += sorted("wide/" + name for name in os.listdir(os.path.join(out, "wide")))
+    types = column_types(out)
+    tables = [os.path.join(out, name) + ("=" + types[name] if name in types else "")
+              for name in names]
     seconds, peaks = [], []
     for _ in range(runs):
         _, peak, text = timed([floor_xlsx, os.path.join(work, "floor.xlsx")] + tables, 1,

@@ -23,8 +23,10 @@ public final class XLSXTableSheet: RowSink {
   private(set) var segments: [Segment] = []
   /// Estimated widths (characters) per column, from the header and the first rows.
   private var widths: [Int]
+  /// Reused by `write(_:)` for single rows.
+  private var scratch: XLSXRows
   private static let widthSampleRows = 1000
-  private static let maxWidth = 60
+  static let maxWidth = 60
 
   struct Segment {
     let worksheet: XLSXWorkbookCore.Worksheet
@@ -38,6 +40,7 @@ public final class XLSXTableSheet: RowSink {
     self.schema = schema
     self.note = note
     widths = schema.columns.map { min($0.name.count + 3, Self.maxWidth) }
+    scratch = XLSXRows(timeZone: core.options.timeZone)
     guard !schema.columns.isEmpty, schema.columns.count <= XLSXWorkbook.excelMaxColumns else {
       throw XLSXError(
         .worksheetIndexOutOfRange, path: core.output.path, sheet: wanted,
@@ -56,24 +59,75 @@ public final class XLSXTableSheet: RowSink {
   /// - Throws: `XLSXError` naming the sheet, row and column when libxlsxwriter refuses a cell,
   ///   `.parameterValidation` for a row of the wrong width, `.workbookClosed` after `close()`.
   public func write(_ row: [Cell]) throws {
+    scratch.removeAll()
+    scratch.append(row)
+    try write(scratch)
+  }
+
+  /// Writes rows encoded by `XLSXRows` (possibly on another thread), in order; the same
+  /// checks and errors as `write(_:)` for one row.
+  public func write(_ rows: XLSXRows) throws {
+    try write(rows, rows: 0..<rows.count)
+  }
+
+  /// Writes some of the rows of `rows` (a batch may hold rows of several sheets).
+  public func write(_ rows: XLSXRows, rows range: Range<Int>) throws {
     _ = try core.openHandle()
-    guard row.count == schema.columns.count else {
+    guard range.lowerBound >= 0, range.upperBound <= rows.count else {
       throw XLSXError(
         .parameterValidation, path: core.output.path, sheet: segments[segments.count - 1].name,
-        row: segments[segments.count - 1].rows + 2,
-        message: "Row has \(row.count) cells; the table has \(schema.columns.count) columns.")
+        message: "Rows \(range) are not in a batch of \(rows.count).")
     }
-    if segments[segments.count - 1].rows >= rowsPerSheet { try startContinuation() }
-    let last = segments.count - 1
-    let excelRow = segments[last].rows + 1
-    for (column, cell) in row.enumerated() {
-      try write(cell, row: excelRow, column: column, on: segments[last])
+    guard
+      rows.timeZone === core.options.timeZone
+        || rows.timeZone.identifier == core.options.timeZone.identifier
+    else {
+      throw XLSXError(
+        .parameterValidation, path: core.output.path, sheet: segments[segments.count - 1].name,
+        message: "Rows were encoded for time zone \(rows.timeZone.identifier), the workbook "
+          + "shows \(core.options.timeZone.identifier).")
     }
-    segments[last].rows += 1
-    rowCount += 1
-    if rowCount <= Self.widthSampleRows {
-      for (column, cell) in row.enumerated() {
-        widths[column] = max(widths[column], min(Self.displayWidth(of: cell), Self.maxWidth))
+    let columnCount = schema.columns.count
+    try rows.entries.withUnsafeBufferPointer { entries in
+      try rows.text.withUnsafeBufferPointer { text in
+        var entryIndex = range.lowerBound == 0 ? 0 : rows.rowEnds[range.lowerBound - 1]
+        var truncationIndex = rows.truncationsBefore(entry: entryIndex)
+        for rowIndex in range {
+          let rowEnd = rows.rowEnds[rowIndex]
+          guard rows.rowWidths[rowIndex] == columnCount else {
+            throw XLSXError(
+              .parameterValidation, path: core.output.path,
+              sheet: segments[segments.count - 1].name, row: segments[segments.count - 1].rows + 2,
+              message: "Row has \(rows.rowWidths[rowIndex]) cells; the table has "
+                + "\(columnCount) columns.")
+          }
+          if segments[segments.count - 1].rows >= rowsPerSheet { try startContinuation() }
+          let segment = segments[segments.count - 1]
+          let excelRow = segment.rows + 1
+          let measure = rowCount < Self.widthSampleRows
+          while entryIndex < rowEnd {
+            let entry = entries[entryIndex]
+            entryIndex += 1
+            if entry.truncated {
+              let length =
+                truncationIndex < rows.truncations.count
+                ? rows.truncations[truncationIndex] : 0
+              truncationIndex += 1
+              core.warn(
+                XLSXWarning(
+                  sheet: segment.name, row: excelRow + 1, column: Int(entry.column) + 1,
+                  columnName: schema.columns[Int(entry.column)].name,
+                  kind: .textTruncated(originalLength: length)))
+            }
+            try write(entry, text: text, row: excelRow, on: segment)
+            if measure {
+              let column = Int(entry.column)
+              widths[column] = max(widths[column], Int(entry.width))
+            }
+          }
+          segments[segments.count - 1].rows += 1
+          rowCount += 1
+        }
       }
     }
   }
