@@ -206,7 +206,7 @@ final class TableOutput {
   }
 
   /// Rows formatted on another thread (same zone and settings as this table's writer).
-  func writeRendered(_ bytes: [UInt8], rowCount: Int) throws {
+  func writeRendered(_ bytes: ArraySlice<UInt8>, rowCount: Int) throws {
     try csv.writeRendered(bytes, rowCount: rowCount)
   }
 

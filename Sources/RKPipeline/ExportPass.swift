@@ -9,7 +9,8 @@ import RKTidy
 struct ExportPass {
   /// What a worker thread found for one input.
   struct Found: Sendable {
-    /// nil when the input was only touched (same hash) and need not be read.
+    /// nil when the input was only touched (same hash) and need not be read; an imported
+    /// input's runs are dropped (see `prepared`).
     var outcome: ImportOutcome?
     var hash: String
     /// The imported runs, ready for the writers (prepared on the parsing thread).
@@ -92,7 +93,10 @@ struct ExportPass {
         let derived = piece.role == .derivedOnly || touched
         let prepared = preparer.prepare(
           input, item: piece.item, for: derived ? .derived : .everything)
-        return Found(outcome: outcome, hash: hash, prepared: prepared)
+        // The runs stay (and are freed) here: freeing a parsing thread's memory on the
+        // consuming thread costs malloc arena locks, and the consumer needs only the notes.
+        let summary = ImportedInput(format: input.format, runs: [], notes: input.notes)
+        return Found(outcome: .imported(summary), hash: hash, prepared: prepared)
       },
       consume: { index, found in
         try consume(work[index], found, number: index)
@@ -146,7 +150,8 @@ struct ExportPass {
     switch outcome {
     case .imported(let input):
       var answers = 0
-      let prepared = found.prepared ?? preparer.prepare(input, item: item, for: .everything)
+      // Always set for an imported input (the import's runs are left on its thread).
+      let prepared = found.prepared ?? PreparedInput()
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
       for ready in runs {

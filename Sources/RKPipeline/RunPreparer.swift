@@ -12,10 +12,14 @@ import RKWrite
 struct PreparedRun: Sendable {
   /// What the data checks and the state file read of the run.
   var checked: CheckedRun
-  /// CSV bytes of its task_runs, steps and answers rows, formatted like `CSVWriter.write`.
-  var taskRunCSV: [UInt8] = []
-  var stepsCSV: [UInt8] = []
-  var answersCSV: [UInt8] = []
+  /// CSV bytes of its task_runs, steps and answers rows, formatted like `CSVWriter.write`, one
+  /// table after the other: one buffer for the writing thread to free, not three.
+  var csv: [UInt8] = []
+  var taskRunEnd = 0
+  var stepsEnd = 0
+  var taskRunCSV: ArraySlice<UInt8> { csv[..<taskRunEnd] }
+  var stepsCSV: ArraySlice<UInt8> { csv[taskRunEnd..<stepsEnd] }
+  var answersCSV: ArraySlice<UInt8> { csv[stepsEnd...] }
   var stepCount = 0
   var answerCount = 0
   /// The same rows encoded for the workbook's sheets, only when a workbook is written too.
@@ -102,9 +106,11 @@ struct RunPreparer: Sendable {
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
       let answerRows = flattener.answerRows(run)
-      renderer.append(taskRunRow, to: &prepared.taskRunCSV)
-      for row in stepRows { renderer.append(row, to: &prepared.stepsCSV) }
-      for row in answerRows { renderer.append(row, to: &prepared.answersCSV) }
+      renderer.append(taskRunRow, to: &prepared.csv)
+      prepared.taskRunEnd = prepared.csv.count
+      for row in stepRows { renderer.append(row, to: &prepared.csv) }
+      prepared.stepsEnd = prepared.csv.count
+      for row in answerRows { renderer.append(row, to: &prepared.csv) }
       prepared.stepCount = stepRows.count
       prepared.answerCount = answerRows.count
       let zone = options.timeZone
@@ -113,16 +119,15 @@ struct RunPreparer: Sendable {
       prepared.answerSheetRows = XLSXRows(encoding: answerRows, timeZone: zone)
       return prepared
     }
-    // Capacities: typical row lengths, so the buffers rarely grow.
-    var taskRunRow = makeBuilder(capacity: 256)
-    flattener.appendTaskRunRow(run, to: &taskRunRow)
-    prepared.taskRunCSV = taskRunRow.bytes
-    var stepRows = makeBuilder(capacity: 160 * run.steps.count)
-    prepared.stepCount = flattener.appendStepRows(run, to: &stepRows)
-    prepared.stepsCSV = stepRows.bytes
-    var answerRows = makeBuilder(capacity: 256 * flattener.answerRowCount(run))
-    prepared.answerCount = flattener.appendAnswerRows(run, to: &answerRows)
-    prepared.answersCSV = answerRows.bytes
+    // Capacity: typical row lengths, so the buffer rarely grows.
+    var rows = makeBuilder(
+      capacity: 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run))
+    flattener.appendTaskRunRow(run, to: &rows)
+    prepared.taskRunEnd = rows.bytes.count
+    prepared.stepCount = flattener.appendStepRows(run, to: &rows)
+    prepared.stepsEnd = rows.bytes.count
+    prepared.answerCount = flattener.appendAnswerRows(run, to: &rows)
+    prepared.csv = rows.bytes
     return prepared
   }
 
@@ -136,7 +141,10 @@ struct RunPreparer: Sendable {
       row.append(value)
     }
     row.finish()
-    return WideShare(contribution: wide, row: row)
+    // The run cells live on in the encoded row; free them here, not on the writing thread.
+    var contribution = wide
+    contribution.runCells = []
+    return WideShare(contribution: contribution, row: row)
   }
 
   private func makeBuilder(capacity: Int) -> CSVRowBuilder {

@@ -37,6 +37,21 @@ final class InputWalkerTests: XCTestCase {
     XCTAssertEqual(items[2].folders, ["survey", "P001"])
   }
 
+  func testWalk_LargeFolderProbedConcurrently_SizesInNameOrder() throws {
+    // 40 files: enough for the concurrent probe; sizes tell each item's file apart.
+    let folder = root + "/many"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for number in 0..<40 {
+      let name = String(format: "f%02d.json", number)
+      try Data(repeating: 0x20, count: number + 1).write(
+        to: URL(fileURLWithPath: folder + "/" + name))
+    }
+    let (items, problems) = InputWalker(roots: [folder]).items()
+    XCTAssertEqual(problems, [])
+    XCTAssertEqual(items.map(\.displayPath), (0..<40).map { String(format: "f%02d.json", $0) })
+    XCTAssertEqual(items.map(\.size), (0..<40).map { Int64($0 + 1) })
+  }
+
   func testWalk_UploadFolderAsRoot_OneItem() {
     let items = InputWalker(roots: [root + "/P012/upload2"]).items().items
     XCTAssertEqual(items.map(\.displayPath), ["upload2"])

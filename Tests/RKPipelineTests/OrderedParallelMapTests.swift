@@ -25,6 +25,27 @@ final class OrderedParallelMapTests: XCTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 4, "did not wait for the slow input")
   }
 
+  func testOrderedParallelMap_SmallWindowManyInputs_ResultsInInputOrder() {
+    var seen: [Int] = []
+    orderedParallelMap(
+      Array(0..<1000), jobs: 2, window: 4, timeout: 30, timedOut: { _ in -1 },
+      transform: { $0 + 1 }, consume: { index, value in seen.append(value - index) })
+    XCTAssertEqual(seen, Array(repeating: 1, count: 1000))
+  }
+
+  func testOrderedParallelMap_LateResultAfterWindowWrapped_Dropped() {
+    // The slow input's result arrives after later inputs reused its slot; it must not show up.
+    var seen: [Int] = []
+    orderedParallelMap(
+      Array(0..<40), jobs: 2, window: 4, timeout: 0.2, timedOut: { -$0 },
+      transform: { value in
+        // Later inputs take a while too, so the late result lands while the map still runs.
+        Thread.sleep(forTimeInterval: value == 5 ? 0.5 : 0.02)
+        return value
+      }, consume: { _, value in seen.append(value) })
+    XCTAssertEqual(seen, (0..<40).map { $0 == 5 ? -5 : $0 })
+  }
+
   func testContentHash_KnownVectors_MatchFNV1a64() {
     // Reference values from the FNV test suite (isthe.com/chongo/tech/comp/fnv): "" and "a".
     XCTAssertEqual(ContentHash().hex, "cbf29ce484222325")

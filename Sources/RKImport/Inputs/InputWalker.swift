@@ -51,7 +51,9 @@ public struct InputWalker: Sendable {
         var visited = Set<FolderIdentity>()
         walkFolder(root, relative: [], into: &found, visited: &visited)
       } else {
-        addFile(root, display: name, folders: [], isRoot: true, into: &found)
+        if let probe = FileProbe(root) {
+          addFile(root, probe: probe, display: name, folders: [], isRoot: true, into: &found)
+        }
       }
       found.items.sortItems(from: start)
       if roots.count > 1 {
@@ -101,7 +103,9 @@ public struct InputWalker: Sendable {
       return
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
-    for (name, type) in entries.sorted(by: { $0.name < $1.name }) where !name.hasPrefix(".") {
+    let visible = entries.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
+    let probes = InputWalker.probeRegularFiles(in: path, visible)
+    for (position, (name, type)) in visible.enumerated() {
       let child = path + "/" + name
       let display = prefix + name
       var isDirectory = type == DT_DIR
@@ -115,10 +119,39 @@ public struct InputWalker: Sendable {
         found.items.append(bridgeFolderItem(child, display: display, folders: relative))
       } else if isDirectory {
         walkFolder(child, relative: relative + [name], into: &found, visited: &visited)
+      } else if type == DT_REG {
+        guard let probe = probes[position] else { continue }
+        addFile(
+          child, probe: probe, display: display, folders: relative, isRoot: false, into: &found)
       } else {
-        addFile(child, display: display, folders: relative, isRoot: false, into: &found)
+        guard let probe = FileProbe(child) else { continue }
+        addFile(
+          child, probe: probe, display: display, folders: relative, isRoot: false, into: &found)
       }
     }
+  }
+
+  /// The probes of a folder's regular files (nil for other entries and vanished files), made
+  /// on all cores for a large folder: the walk runs before any parsing starts, and per file it
+  /// waits on four system calls.
+  static func probeRegularFiles(in folder: String, _ entries: [(name: String, type: Int)])
+    -> [FileProbe?]
+  {
+    let regular = entries.indices.filter { entries[$0].type == DT_REG }
+    var probes = [FileProbe?](repeating: nil, count: entries.count)
+    guard regular.count >= 16 else {
+      for index in regular { probes[index] = FileProbe(folder + "/" + entries[index].name) }
+      return probes
+    }
+    let paths = regular.map { folder + "/" + entries[$0].name }
+    probes.withUnsafeMutableBufferPointer { buffer in
+      // Each iteration writes its own element; concurrentPerform returns after all ran.
+      nonisolated(unsafe) let slots = buffer
+      DispatchQueue.concurrentPerform(iterations: paths.count) { position in
+        slots[regular[position]] = FileProbe(paths[position])
+      }
+    }
+    return probes
   }
 
   /// The names in a folder with their `readdir` types; nil when it cannot be listed.
@@ -137,9 +170,9 @@ public struct InputWalker: Sendable {
   }
 
   private func addFile(
-    _ path: String, display: String, folders: [String], isRoot: Bool, into found: inout Found
+    _ path: String, probe: FileProbe, display: String, folders: [String], isRoot: Bool,
+    into found: inout Found
   ) {
-    guard let probe = FileProbe(path) else { return }
     let size = probe.size
     guard probe.isZip else {
       if isRoot {
@@ -192,7 +225,7 @@ func isZipMagic(_ bytes: [UInt8]) -> Bool {
 }
 
 /// A file's size and whether it starts like a zip, from one `open`, `fstat` and 4-byte `read`.
-struct FileProbe {
+struct FileProbe: Sendable {
   var size: Int64
   var isZip: Bool
 

@@ -79,6 +79,11 @@ public final class CSVWriter: RowSink {
   /// Appends rows already formatted by a `CSVRowRenderer` with this writer's zone and
   /// `excelSafe` setting (`rowCount` of them, each ending in `\n`).
   public func writeRendered(_ bytes: [UInt8], rowCount rows: Int) throws {
+    try writeRendered(bytes[...], rowCount: rows)
+  }
+
+  /// The same for rows that share a buffer with other bytes.
+  public func writeRendered(_ bytes: ArraySlice<UInt8>, rowCount rows: Int) throws {
     guard isOpen else { throw WriteError.closed(path: file.path) }
     if bytes.isEmpty { return }
     buffer.append(contentsOf: bytes)
