@@ -102,7 +102,21 @@ final class ExportOutputs {
   /// Writes the wide tables, statistics, codebook and data package; renames all into place.
   func finish() throws {
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
-    schemas += try writeWideTables()
+    let wide = try WideTableOutputs(
+      pivot: pivot, spool: spool, folder: folder, options: options, workbook: workbook,
+      workbookThread: workbookThread)
+    pending += wide.csvWriters
+    writtenFiles += wide.schemas.map { $0.name + ".csv" }
+    schemas += wide.schemas
+    // The wide CSVs are the biggest part of the rest: a second core formats them meanwhile.
+    let wideCSV =
+      options.jobs > 1 ? BackgroundWork(name: "rkexport.wide") { try wide.writeCSV() } : nil
+    defer {
+      _ = try? wideCSV?.wait()
+      spool.close()
+    }
+    if wideCSV == nil { try wide.writeCSV() }
+    try wide.writeSheets()
     let tasks = statistics.statistics()
     if let failure = statistics.spoolFailure {
       throw OutputError(path: folder, reason: failure)
@@ -120,6 +134,7 @@ final class ExportOutputs {
       try table.finish()
       writtenFiles.append(table.schema.name + ".csv")
     }
+    try wideCSV?.wait()
     for writer in pending {
       try writer.finish()
     }
@@ -156,46 +171,6 @@ final class ExportOutputs {
     workbookThread?.cancel()
     for writer in pending { writer.abandon() }
     for table in [taskRuns, steps, answers, inputs] { table.abandon() }
-  }
-
-  /// Second pass over the spool: one CSV (and sheet) per task, rows in input order.
-  private func writeWideTables() throws -> [TableSchema] {
-    var writers: [String: (csv: CSVWriter, sheet: XLSXTableSheet?)] = [:]
-    var sheetRows = WideSheetRows(timeZone: options.timeZone)
-    var schemas: [TableSchema] = []
-    for taskID in pivot.taskIDs {
-      guard var schema = pivot.finalSchema(taskID: taskID) else { continue }
-      if let name = pivot.tableName(taskID: taskID) { schema.name = name }
-      schemas.append(schema)
-      let csv = try CSVWriter(
-        path: folder + "/" + schema.name + ".csv", schema: schema,
-        timeZone: options.timeZone, byteOrderMark: options.byteOrderMark,
-        excelSafe: options.excelSafe)
-      pending.append(csv)
-      writtenFiles.append(schema.name + ".csv")
-      var sheet: XLSXTableSheet?
-      if let workbook, let workbookThread {
-        let wideSchema = schema
-        sheet = try workbookThread.sync {
-          try workbook.addTableSheet(name: taskID, schema: wideSchema, note: nil)
-        }
-      }
-      writers[taskID] = (csv, sheet)
-    }
-    let reader = try spool.makeReader()
-    while let cells = try reader.next() {
-      guard let partial = WidePartialRow(spoolCells: cells), let row = pivot.finalRow(partial),
-        let writer = writers[partial.taskID]
-      else { continue }
-      try writer.csv.write(row)
-      if let sheet = writer.sheet, let workbookThread {
-        sheetRows.append(row, to: sheet)
-        if sheetRows.isFull { try sheetRows.submit(to: workbookThread) }
-      }
-    }
-    if let workbookThread { try sheetRows.submit(to: workbookThread) }
-    spool.close()
-    return schemas
   }
 
   private func writeCSV(_ schema: TableSchema, _ rows: [[Cell]]) throws {
@@ -276,7 +251,7 @@ extension ExportOutputs {
 }
 
 /// Wide rows of several sheets batched in spool order for the workbook thread.
-private struct WideSheetRows {
+struct WideSheetRows {
   private var rows: XLSXRows
   private var targets: [XLSXTableSheet] = []
   private static let batchSize = 512

@@ -50,6 +50,17 @@ public struct ByteWriter: ~Copyable {
     bytes.withUnsafeBufferPointer { append($0) }
   }
 
+  /// Forgets the bytes written, keeping the memory for the next ones.
+  @inlinable
+  public mutating func removeAll() { used = 0 }
+
+  /// Lends the bytes written, without copying them.
+  public func withUnsafeBytes<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    try body(UnsafeBufferPointer(start: base, count: used))
+  }
+
   /// Counts `count` more bytes as written and returns where they go; the caller writes every
   /// one of them before the next append.
   @inlinable

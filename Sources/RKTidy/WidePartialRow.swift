@@ -36,10 +36,4 @@ public struct WidePartialRow: Sendable, Equatable {
   static func key(question: Int, option: Int) -> Int64 {
     Int64(question) << 32 | Int64(option)
   }
-
-  /// Splits a key cell into (question, option); nil for anything that is not a key.
-  static func decode(_ cell: Cell) -> (question: Int, option: Int)? {
-    guard case .integer(let key) = cell, key >= 0 else { return nil }
-    return (Int(key >> 32), Int(key & 0xFFFF_FFFF))
-  }
 }

@@ -126,26 +126,22 @@ public final class WidePivot {
 
   /// The final cells of a partial row, in `finalSchema` order; nil for an unknown task.
   public func finalRow(_ partial: WidePartialRow) -> [Cell]? {
-    guard let layout = layout(partial.taskID) else { return nil }
-    var row = [Cell](repeating: .empty, count: layout.schema.columns.count)
-    let runCells = min(WidePartialRow.runCellCount, partial.cells.count)
-    for index in 0..<runCells { row[index] = partial.cells[index] }
-    var index = WidePartialRow.runCellCount
-    while index + 1 < partial.cells.count {
-      defer { index += 2 }
-      guard let key = WidePartialRow.decode(partial.cells[index]),
-        key.question < layout.valueColumn.count
-      else { continue }
-      let value = partial.cells[index + 1]
-      let options = layout.optionColumns[key.question]
-      if key.option == 0 {
-        row[layout.valueColumn[key.question]] = value
-        for column in options { row[column] = .integer(0) }
-      } else if key.option - 1 < options.count {
-        row[options[key.option - 1]] = value
-      }
+    guard let plan = rowPlan(taskID: partial.taskID) else { return nil }
+    var sources: [CellSource] = []
+    plan.sources(cellCount: partial.cells.count, into: &sources) { index in
+      guard case .integer(let key) = partial.cells[index] else { return nil }
+      return key
     }
-    return row
+    return sources.map { source in
+      if let index = source.cellIndex { return partial.cells[index] }
+      return source == .zero ? .integer(0) : .empty
+    }
+  }
+
+  /// Where a task's partial-row cells go in its final row (nil for an unknown task), to
+  /// format final rows without building them. Stable only once every run has been added.
+  public func rowPlan(taskID: String) -> WideRowPlan? {
+    layout(taskID).map(WideRowPlan.init)
   }
 
   // MARK: - Details

@@ -15,46 +15,63 @@ enum DataPackageJSON: Equatable {
 
   /// The value as JSON text, indented by two spaces per level, without a trailing newline.
   func text(indent: Int = 0) -> String {
-    var out = ""
+    String(decoding: utf8(indent: indent), as: UTF8.self)
+  }
+
+  /// `text(indent:)` as UTF-8 bytes.
+  func utf8(indent: Int = 0) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(4096)
     append(to: &out, indent: indent)
     return out
   }
 
-  private func append(to out: inout String, indent: Int) {
-    let inner = String(repeating: " ", count: indent + 2)
-    let closing = String(repeating: " ", count: indent)
+  // Bytes, not String: appending to a String scalar by scalar cost ~400 instructions per
+  // output byte.
+  private func append(to out: inout [UInt8], indent: Int) {
     switch self {
     case .string(let text): JSONText.appendString(text, to: &out)
-    case .number(let text): out += text
-    case .bool(let value): out += value ? "true" : "false"
+    case .number(let text): out.append(contentsOf: text.utf8)
+    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
     case .array(let items):
       // Arrays of scalars stay on one line (field lists, enums); others get one item per line.
       if items.allSatisfy(\.isScalar) {
-        out += "[" + items.map { $0.text() }.joined(separator: ", ") + "]"
+        out.append(UInt8(ascii: "["))
+        for (index, item) in items.enumerated() {
+          if index > 0 { out.append(contentsOf: ", ".utf8) }
+          item.append(to: &out, indent: 0)
+        }
+        out.append(UInt8(ascii: "]"))
         return
       }
-      out += "[\n"
+      out.append(contentsOf: "[\n".utf8)
       for (index, item) in items.enumerated() {
-        out += inner
+        Self.appendSpaces(indent + 2, to: &out)
         item.append(to: &out, indent: indent + 2)
-        out += index + 1 < items.count ? ",\n" : "\n"
+        out.append(contentsOf: (index + 1 < items.count ? ",\n" : "\n").utf8)
       }
-      out += closing + "]"
+      Self.appendSpaces(indent, to: &out)
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
       if members.isEmpty {
-        out += "{}"
+        out.append(contentsOf: "{}".utf8)
         return
       }
-      out += "{\n"
+      out.append(contentsOf: "{\n".utf8)
       for (index, member) in members.enumerated() {
-        out += inner
+        Self.appendSpaces(indent + 2, to: &out)
         JSONText.appendString(member.0, to: &out)
-        out += ": "
+        out.append(contentsOf: ": ".utf8)
         member.1.append(to: &out, indent: indent + 2)
-        out += index + 1 < members.count ? ",\n" : "\n"
+        out.append(contentsOf: (index + 1 < members.count ? ",\n" : "\n").utf8)
       }
-      out += closing + "}"
+      Self.appendSpaces(indent, to: &out)
+      out.append(UInt8(ascii: "}"))
     }
+  }
+
+  private static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
   }
 
   private var isScalar: Bool {

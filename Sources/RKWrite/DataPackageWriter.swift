@@ -16,6 +16,11 @@ import RKTable
 public enum DataPackageWriter {
   /// The descriptor's text (ends with a newline). Same schemas, same bytes.
   public static func json(packageName: String = "rkexport", schemas: [TableSchema]) -> String {
+    String(decoding: utf8(packageName: packageName, schemas: schemas), as: UTF8.self)
+  }
+
+  /// `json(packageName:schemas:)` as UTF-8 bytes.
+  static func utf8(packageName: String, schemas: [TableSchema]) -> [UInt8] {
     let names = resourceNames(for: schemas)
     let resources = schemas.map { schema in
       resource(schema, name: names[schema.name] ?? schema.name, names: names)
@@ -25,7 +30,9 @@ public enum DataPackageWriter {
       ("name", .string(resourceName(packageName))),
       ("resources", .array(resources)),
     ])
-    return package.text() + "\n"
+    var bytes = package.utf8()
+    bytes.append(UInt8(ascii: "\n"))
+    return bytes
   }
 
   /// Writes `datapackage.json` into `directory` under a temporary name, then renames it into
@@ -36,7 +43,7 @@ public enum DataPackageWriter {
     let path =
       directory.hasSuffix("/")
       ? directory + "datapackage.json" : directory + "/datapackage.json"
-    try writeAtomically(Array(json(packageName: packageName, schemas: schemas).utf8), to: path)
+    try writeAtomically(utf8(packageName: packageName, schemas: schemas), to: path)
   }
 
   // MARK: - Descriptor parts

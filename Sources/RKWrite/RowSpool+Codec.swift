@@ -80,32 +80,52 @@ enum RowCodec {
     var row: [Cell] = []
     row.reserveCapacity(Int(count))
     for _ in 0..<Int(count) {
-      guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag) else { return nil }
-      switch tag {
-      case .empty: row.append(.empty)
-      case .text:
-        guard let text = cursor.string() else { return nil }
-        row.append(.text(text))
-      case .number:
-        guard let text = cursor.string(), let value = cursor.double() else { return nil }
-        row.append(.number(text: text, value: value))
-      case .integer:
-        guard let value = cursor.varint() else { return nil }
-        row.append(.integer(unzigzag(value)))
-      case .fixedInteger:
-        guard let bits = cursor.fixed64() else { return nil }
-        row.append(.integer(Int64(bitPattern: bits)))
-      case .boolFalse: row.append(.bool(false))
-      case .boolTrue: row.append(.bool(true))
-      case .instant:
-        guard let value = cursor.varint() else { return nil }
-        row.append(.instant(millisecondsSince1970: unzigzag(value)))
-      case .seconds:
-        guard let value = cursor.double() else { return nil }
-        row.append(.seconds(value))
-      }
+      guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag),
+        let cell = decodeCell(tag, &cursor)
+      else { return nil }
+      row.append(cell)
     }
     return cursor.isAtEnd ? row : nil
+  }
+
+  /// Decodes the payload of one cell whose tag was just read.
+  @inline(__always)
+  static func decodeCell(_ tag: Tag, _ cursor: inout Cursor) -> Cell? {
+    switch tag {
+    case .empty: return .empty
+    case .text: return cursor.string().map(Cell.text)
+    case .number:
+      guard let text = cursor.string(), let value = cursor.double() else { return nil }
+      return .number(text: text, value: value)
+    case .integer: return cursor.varint().map { .integer(unzigzag($0)) }
+    case .fixedInteger: return cursor.fixed64().map { .integer(Int64(bitPattern: $0)) }
+    case .boolFalse: return .bool(false)
+    case .boolTrue: return .bool(true)
+    case .instant: return cursor.varint().map { .instant(millisecondsSince1970: unzigzag($0)) }
+    case .seconds: return cursor.double().map(Cell.seconds)
+    }
+  }
+
+  /// Checks every cell of one row (bytes after the length) and stores where each cell's tag
+  /// is in `starts` (replacing its contents); false when the row does not decode.
+  static func scanRow(_ bytes: UnsafeBufferPointer<UInt8>, into starts: inout [Int]) -> Bool {
+    starts.removeAll(keepingCapacity: true)
+    var cursor = Cursor(bytes: bytes)
+    guard let count = cursor.varint(), count <= UInt64(bytes.count) else { return false }
+    for _ in 0..<Int(count) {
+      starts.append(cursor.position)
+      guard let rawTag = cursor.byte(), let tag = Tag(rawValue: rawTag) else { return false }
+      let valid: Bool
+      switch tag {
+      case .empty, .boolFalse, .boolTrue: valid = true
+      case .text: valid = cursor.stringBytes() != nil
+      case .number: valid = cursor.stringBytes() != nil && cursor.fixed64() != nil
+      case .integer, .instant: valid = cursor.varint() != nil
+      case .fixedInteger, .seconds: valid = cursor.fixed64() != nil
+      }
+      guard valid else { return false }
+    }
+    return cursor.isAtEnd
   }
 
   /// Reads primitives from a row's bytes; every read returns nil instead of running past them.
@@ -133,10 +153,15 @@ enum RowCodec {
     }
 
     mutating func string() -> String? {
+      stringBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A string's UTF-8 bytes, in place.
+    mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
       guard let length = varint(), length <= UInt64(bytes.count - position) else { return nil }
       let end = position + Int(length)
       defer { position = end }
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+      return UnsafeBufferPointer(rebasing: bytes[position..<end])
     }
 
     mutating func double() -> Double? {
@@ -146,10 +171,10 @@ enum RowCodec {
     /// Eight bytes, little-endian.
     mutating func fixed64() -> UInt64? {
       guard bytes.count - position >= 8 else { return nil }
-      var bits: UInt64 = 0
-      for index in 0..<8 { bits |= UInt64(bytes[position + index]) << UInt64(index * 8) }
+      let bits = UnsafeRawBufferPointer(bytes).loadUnaligned(
+        fromByteOffset: position, as: UInt64.self)
       position += 8
-      return bits
+      return UInt64(littleEndian: bits)
     }
   }
 

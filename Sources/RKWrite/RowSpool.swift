@@ -134,6 +134,8 @@ public final class RowSpool {
     private var bytes: [UInt8] = []
     private var position = 0
     private var rowsRead = 0
+    /// Cell positions of the row lent by `next(_:)`, reused from row to row.
+    private var cellStarts: [Int] = []
 
     init(descriptor: Int32, end: Int64, label: String) {
       self.descriptor = descriptor
@@ -143,6 +145,34 @@ public final class RowSpool {
 
     /// The next row, or nil after the last one. Throws if the file cannot be read or is damaged.
     public func next() throws -> [Cell]? {
+      guard let range = try nextRowBytes() else { return nil }
+      let row = bytes.withUnsafeBufferPointer { all in
+        RowCodec.decodeRow(UnsafeBufferPointer(rebasing: all[range]))
+      }
+      guard let row else { throw damaged("row \(rowsRead) does not decode") }
+      return row
+    }
+
+    /// Lends the next row, in place, to `body`; false after the last row. Costs no allocation
+    /// per row: for writers that format cells straight from the bytes. Throws if the file
+    /// cannot be read or is damaged.
+    public func next(_ body: (SpooledRow) throws -> Void) throws -> Bool {
+      guard let range = try nextRowBytes() else { return false }
+      var starts: [Int] = []
+      swap(&starts, &cellStarts)
+      defer { swap(&starts, &cellStarts) }
+      return try bytes.withUnsafeBufferPointer { all in
+        let row = UnsafeBufferPointer(rebasing: all[range])
+        guard RowCodec.scanRow(row, into: &starts) else {
+          throw damaged("row \(rowsRead) does not decode")
+        }
+        try starts.withUnsafeBufferPointer { try body(SpooledRow(bytes: row, starts: $0)) }
+        return true
+      }
+    }
+
+    /// Where the next row's cells are in `bytes` (after its length); nil after the last row.
+    private func nextRowBytes() throws -> Range<Int>? {
       guard try ensure(4) else { return nil }
       var length = 0
       for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
@@ -150,12 +180,8 @@ public final class RowSpool {
       guard try ensure(length) else { throw damaged("row runs past the end of the file") }
       let start = position
       position += length
-      let row = bytes.withUnsafeBufferPointer { all in
-        RowCodec.decodeRow(UnsafeBufferPointer(rebasing: all[start..<(start + length)]))
-      }
-      guard let row else { throw damaged("row \(rowsRead + 1) does not decode") }
       rowsRead += 1
-      return row
+      return start..<(start + length)
     }
 
     /// Makes `count` unread bytes available; false only when the file ended before any of them.

@@ -65,3 +65,18 @@ final class OrderedParallelMapTests: XCTestCase {
     XCTAssertEqual(CSVRecordReader.fields(record), ["a", "b,\"c\"\nd", ""])
   }
 }
+
+final class BackgroundWorkTests: XCTestCase {
+  private struct Failure: Error, Equatable {}
+
+  func testBackgroundWork_Value_ReturnedByEveryWait() throws {
+    let work = BackgroundWork(name: "test") { (1...100).reduce(0, +) }
+    XCTAssertEqual(try work.wait(), 5050)
+    XCTAssertEqual(try work.wait(), 5050)
+  }
+
+  func testBackgroundWork_Error_ThrownByWait() {
+    let work = BackgroundWork<Int>(name: "test") { throw Failure() }
+    XCTAssertThrowsError(try work.wait()) { XCTAssertEqual($0 as? Failure, Failure()) }
+  }
+}

@@ -180,3 +180,53 @@ final class WidePivotTests: XCTestCase {
       ])
   }
 }
+
+final class WideRowPlanTests: XCTestCase {
+  /// The final row a plan gives, built from its sources as a writer would.
+  private func plannedRow(_ pivot: WidePivot, _ partial: WidePartialRow) -> [Cell]? {
+    guard let plan = pivot.rowPlan(taskID: partial.taskID) else { return nil }
+    var sources: [CellSource] = [.zero]  // a reused array of another width
+    plan.sources(cellCount: partial.cells.count, into: &sources) { index in
+      if case .integer(let key) = partial.cells[index] { return key } else { return nil }
+    }
+    XCTAssertEqual(sources.count, plan.columnCount)
+    return sources.map { source in
+      if let index = source.cellIndex { return partial.cells[index] }
+      return source == .zero ? .integer(0) : .empty
+    }
+  }
+
+  func testWideRowPlan_OptionsAndRepeats_SameCellsAsFinalRow() throws {
+    let pivot = WidePivot()
+    let partials = [
+      pivot.add(
+        makeRun(
+          [
+            result("q1", .choice, .choices([.text("a"), .text("c")])),
+            result("q2", .text, .text("first")), result("q2", .text, .text("second")),
+          ], uuid: "R1")),
+      pivot.add(makeRun([result("q1", .choice, .choices([.text("b")]))], uuid: "R2")),
+      pivot.add(makeRun([result("q3", .text, .skipped)], uuid: "R3")),
+    ]
+    for partial in partials {
+      XCTAssertEqual(plannedRow(pivot, partial), pivot.finalRow(partial))
+    }
+    XCTAssertEqual(
+      plannedRow(pivot, partials[1])?.suffix(6),
+      [.text("b"), .integer(0), .integer(1), .integer(0), .empty, .empty])
+  }
+
+  func testWideRowPlan_DamagedKeys_Skipped() throws {
+    let pivot = WidePivot()
+    _ = pivot.add(makeRun([result("q", .text, .text("v"))], uuid: "R1"))
+    let plan = try XCTUnwrap(pivot.rowPlan(taskID: "survey"))
+    var sources: [CellSource] = []
+    // A negative key, a question out of range, an option out of range, a missing key.
+    let keys: [Int64?] = [-1, 99 << 32, 1 << 32 | 7, nil]
+    plan.sources(cellCount: 5 + 2 * keys.count + 1, into: &sources) { index in
+      keys[(index - 5) / 2]
+    }
+    XCTAssertEqual(sources, [.cell(0), .cell(1), .cell(2), .cell(3), .cell(4), .empty])
+    XCTAssertNil(pivot.rowPlan(taskID: "other"))
+  }
+}

@@ -1,4 +1,5 @@
 // Rows formatted field by field: quoting decided eight bytes at a time, instants from a day cache.
+import Foundation
 import RKTable
 import XCTest
 
@@ -76,6 +77,63 @@ final class CSVRowBuilderTests: XCTestCase {
     }
     XCTAssertEqual(writer.count, expected.count)
     XCTAssertEqual(writer.bytes, expected)
+  }
+
+  // MARK: - Rows from spooled cells
+
+  func testBuilder_SpooledCells_SameFieldsAsDecodedCells() throws {
+    let folder = try makeScratchFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let spool = try RowSpool(directory: folder.path)
+    let cells: [Cell] = [
+      .empty, .text("a,b"), .text("=1+1"), .text("-5"), .text("-x\"y"), .text("@"), .text(""),
+      .text("ünï"), .number(text: "-72.5", value: -72.5), .integer(-12), .integer(0), .bool(true),
+      .bool(false), .instant(millisecondsSince1970: t0ms), .seconds(19.846), .seconds(.nan),
+    ]
+    try spool.append(cells)
+    // Every cell once, a blank, a zero and a source past the row's end.
+    let sources = cells.indices.map { CellSource.cell($0) } + [.empty, .zero, .cell(99)]
+    let expectedCells = cells + [.empty, .integer(0), .empty]
+    for excelSafe in [false, true] {
+      let reader = try spool.makeReader()
+      var builder = CSVRowBuilder(excelSafe: excelSafe)
+      XCTAssertTrue(
+        try reader.next { row in
+          builder.appendRow(sources, from: row, firstCell: 0)
+          builder.appendRow([.cell(0), .cell(1)], from: row, firstCell: 1)
+        })
+      XCTAssertEqual(
+        String(decoding: builder.bytes, as: UTF8.self),
+        line(expectedCells, excelSafe: excelSafe) + line(Array(cells[1...2]), excelSafe: excelSafe),
+        "excelSafe \(excelSafe)")
+      XCTAssertEqual(builder.rowCount, 2)
+    }
+  }
+
+  func testBuilder_FlushIntoWriters_RowsFollowAndBufferEmpties() throws {
+    let folder = try makeScratchFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let schema = TableSchema(name: "t", columns: [Column("a", .string, "")])
+    let first = try CSVWriter(path: folder.path + "/first.csv", schema: schema)
+    let second = try CSVWriter(path: folder.path + "/second.csv", schema: schema)
+    var builder = CSVRowBuilder()
+    builder.appendText("1")
+    builder.endRow()
+    try builder.flush(into: first)
+    builder.appendText("2")
+    builder.endRow()
+    builder.appendText("3")
+    builder.endRow()
+    try builder.flush(into: second)
+    XCTAssertEqual(builder.rowCount, 0)
+    XCTAssertEqual(builder.bytes, [])
+    try first.finish()
+    try second.finish()
+    XCTAssertEqual([first.rowCount, second.rowCount], [1, 2])
+    XCTAssertEqual(
+      try String(contentsOfFile: folder.path + "/first.csv", encoding: .utf8), "a\n1\n")
+    XCTAssertEqual(
+      try String(contentsOfFile: folder.path + "/second.csv", encoding: .utf8), "a\n2\n3\n")
   }
 }
 

@@ -1,8 +1,9 @@
 // datapackage.json: descriptor content, atomic writing, and `frictionless validate` on real CSVs.
 import Foundation
 import RKTable
-import RKWrite
 import XCTest
+
+@testable import RKWrite
 
 final class DataPackageWriterTests: XCTestCase {
   // MARK: Fixture schemas: a parent table and a wide table that refers to it.
@@ -203,5 +204,30 @@ final class DataPackageWriterTests: XCTestCase {
 
   private func parse(_ text: String) throws -> [String: Any] {
     try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  }
+}
+
+final class JSONTextBytesTests: XCTestCase {
+  func testJSONText_Bytes_SameLiteralAsString() {
+    let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+    for text in ["", "plain", "q\"b\\s/", controls, "ünï 😀\u{7F}", "\n\"\\" + controls + "x"] {
+      var string = ""
+      JSONText.appendString(text, to: &string)
+      var bytes: [UInt8] = [0x41]
+      JSONText.appendString(text, to: &bytes)
+      XCTAssertEqual(bytes, [0x41] + Array(string.utf8), text.debugDescription)
+    }
+  }
+
+  func testDataPackageJSON_NestedValues_IndentedAsBefore() {
+    let value = DataPackageJSON.object([
+      ("a", .array([.string("x"), .number("1"), .bool(false)])),
+      ("b", .array([.object([]), .object([("c", .bool(true))])])),
+      ("d", .array([])),
+    ])
+    XCTAssertEqual(
+      value.text(),
+      "{\n  \"a\": [\"x\", 1, false],\n  \"b\": [\n    {},\n    {\n      \"c\": true\n    }\n  ],\n"
+        + "  \"d\": []\n}")
   }
 }

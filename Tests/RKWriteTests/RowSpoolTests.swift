@@ -120,6 +120,47 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertEqual(spool.rowCount, 0)
     XCTAssertEqual(try readAll(spool), [])
   }
+
+  // MARK: - Rows read in place
+
+  func testSpooledRow_EveryCellKind_SameCellsAsDecodedRow() throws {
+    let spool = try RowSpool(directory: folder.path)
+    let row: [Cell] = [
+      .empty, .text("ünï\n,\"😀"), .number(text: "1e-07", value: 1e-7), .integer(Int64.min),
+      .bool(true), .bool(false), .instant(millisecondsSince1970: 1_463_427_265_846),
+      .seconds(2.5),
+    ]
+    try spool.append(row)
+    var encoded = EncodedSpoolRow(cellCount: 2)
+    encoded.append(.text("task"))
+    encoded.appendPlaceholder()
+    encoded.finish()
+    try spool.append(encoded, filling: [42])
+    let reader = try spool.makeReader()
+    var seen: [[Cell]] = []
+    while try reader.next({ spooled in
+      seen.append((0..<spooled.count).compactMap { spooled.cell(at: $0) })
+      XCTAssertNil(spooled.cell(at: spooled.count))
+    }) {}
+    XCTAssertEqual(seen, [row, [.text("task"), .integer(42)]])
+    XCTAssertFalse(try reader.next { _ in XCTFail("no row after the last") })
+  }
+
+  func testSpooledRow_TypedReads_NilForOtherKinds() throws {
+    let spool = try RowSpool(directory: folder.path)
+    try spool.append([.text("a"), .integer(-7), .empty])
+    let reader = try spool.makeReader()
+    XCTAssertTrue(
+      try reader.next { row in
+        XCTAssertEqual(row.text(at: 0), "a")
+        XCTAssertNil(row.text(at: 1))
+        XCTAssertEqual(row.integer(at: 1), -7)
+        XCTAssertNil(row.integer(at: 0))
+        XCTAssertNil(row.integer(at: 2))
+        XCTAssertNil(row.integer(at: -1))
+        XCTAssertNil(row.text(at: 3))
+      })
+  }
 }
 
 final class RowCodecTests: XCTestCase {
@@ -142,5 +183,22 @@ final class RowCodecTests: XCTestCase {
       }
       _ = garbage.withUnsafeBufferPointer(RowCodec.decodeRow)
     }
+  }
+
+  func testRowCodec_ScanRow_RejectsWhatDecodeRowRejects() {
+    var encoded: [UInt8] = []
+    _ = RowCodec.encode([.text("abc"), .number(text: "1", value: 1), .seconds(1)], to: &encoded)
+    let body = Array(encoded.dropFirst(4))
+    var starts: [Int] = []
+    for cut in 0..<body.count {
+      let prefix = Array(body.prefix(cut))
+      let scanned = prefix.withUnsafeBufferPointer { RowCodec.scanRow($0, into: &starts) }
+      let decoded = prefix.withUnsafeBufferPointer { RowCodec.decodeRow($0) }
+      XCTAssertEqual(scanned, decoded != nil, "cut at \(cut)")
+    }
+    XCTAssertTrue(body.withUnsafeBufferPointer { RowCodec.scanRow($0, into: &starts) })
+    XCTAssertEqual(starts, [1, 6, 17])
+    let badTag = [1, 99] as [UInt8]
+    XCTAssertFalse(badTag.withUnsafeBufferPointer { RowCodec.scanRow($0, into: &starts) })
   }
 }

@@ -10,7 +10,7 @@ import RKTable
 /// try stepsCSV.writeRendered(builder.bytes, rowCount: builder.rowCount)
 /// ```
 public struct CSVRowBuilder: RowBuilder, ~Copyable {
-  private var buffer: ByteWriter
+  var buffer: ByteWriter
   public let timeZone: TimeZoneRule
   public let excelSafe: Bool
   /// Rows ended so far.
@@ -72,9 +72,18 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
     rowCount += 1
   }
 
+  /// Hands the rows formatted so far to `writer` (made with the same zone and `excelSafe`
+  /// setting) and starts over empty, keeping the memory: one builder can feed many writers.
+  public mutating func flush(into writer: CSVWriter) throws {
+    let rows = rowCount
+    try buffer.withUnsafeBytes { try writer.writeRendered($0, rowCount: rows) }
+    buffer.removeAll()
+    rowCount = 0
+  }
+
   /// The comma before every field but a row's first.
   @inline(__always)
-  private mutating func separate() {
+  mutating func separate() {
     if atRowStart {
       atRowStart = false
     } else {

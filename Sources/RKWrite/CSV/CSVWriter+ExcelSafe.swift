@@ -23,16 +23,21 @@ extension CSVWriter {
 
   /// True when `text` starts with a formula trigger and is not a plain decimal number.
   static func needsFormulaGuard(_ text: String) -> Bool {
-    guard let first = text.utf8.first else { return false }
+    needsFormulaGuard(utf8: text.utf8)
+  }
+
+  /// `needsFormulaGuard(_:)` for text given as UTF-8 bytes.
+  static func needsFormulaGuard<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) -> Bool {
+    guard let first = bytes.first else { return false }
     switch first {
     case UInt8(ascii: "="), UInt8(ascii: "@"), 0x09, 0x0D: return true
-    case UInt8(ascii: "+"), UInt8(ascii: "-"): return !isPlainDecimal(text.utf8)
+    case UInt8(ascii: "+"), UInt8(ascii: "-"): return !isPlainDecimal(bytes)
     default: return false
     }
   }
 
   /// `[+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?`, ASCII only.
-  static func isPlainDecimal(_ bytes: String.UTF8View) -> Bool {
+  static func isPlainDecimal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
     var index = bytes.startIndex
     func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     func skipDigits() -> Int {

@@ -91,6 +91,15 @@ public final class CSVWriter: RowSink {
     if buffer.count >= CSVWriter.bufferCapacity { try flush() }
   }
 
+  /// Appends rows already formatted, lent in place (see `writeRendered(_:rowCount:)`).
+  public func writeRendered(_ bytes: UnsafeBufferPointer<UInt8>, rowCount rows: Int) throws {
+    guard isOpen else { throw WriteError.closed(path: file.path) }
+    if bytes.isEmpty { return }
+    buffer.append(contentsOf: bytes)
+    rowCount += rows
+    if buffer.count >= CSVWriter.bufferCapacity { try flush() }
+  }
+
   /// Writes what is buffered and renames the file into place. The writer is closed afterwards.
   public func finish() throws {
     guard isOpen else { throw WriteError.closed(path: file.path) }
