@@ -32,8 +32,17 @@ public final class ExportRun {
     let started = Date()
     let folder = options.outputDirectory
     try createFolder(folder)
-    let lock = try OutputLock(directory: folder, started: started)
-    interrupts?.onInterrupt { lock.release() }
+    // A file made and its cleanup registered under one critical section: a signal in between
+    // would otherwise leave the file behind.
+    func uninterrupted<T>(_ work: () throws -> T) rethrows -> T {
+      if let interrupts { return try interrupts.critical(work) }
+      return try work()
+    }
+    let lock = try uninterrupted { () throws -> OutputLock in
+      let lock = try OutputLock(directory: folder, started: started)
+      interrupts?.onInterrupt { lock.release() }
+      return lock
+    }
     defer { lock.release() }
     if let stale = lock.staleHolder {
       log.log(
@@ -48,7 +57,7 @@ public final class ExportRun {
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     var (items, problems) = InputWalker(roots: options.inputs).itemList()
     // The list waits on disk (an unlinked file in the output folder, which exists by now).
-    items.moveToDisk(directory: folder)
+    uninterrupted { items.moveToDisk(directory: folder) }
     let plan = IncrementalPlan(
       items: items, state: state, append: options.append,
       recordsState: options.statePath != nil)
@@ -66,11 +75,14 @@ public final class ExportRun {
       return report
     }
 
-    let staging = try OutputCommit(outputDirectory: folder)
     let stateStaging = options.statePath.map { $0 + ".next" }
-    interrupts?.onInterrupt {
-      staging.discard()
-      if let stateStaging { unlink(stateStaging) }
+    let staging = try uninterrupted { () throws -> OutputCommit in
+      let staging = try OutputCommit(outputDirectory: folder)
+      interrupts?.onInterrupt {
+        staging.discard()
+        if let stateStaging { unlink(stateStaging) }
+      }
+      return staging
     }
     defer {
       staging.discard()
