@@ -62,7 +62,7 @@ struct ExportCommand: ParsableCommand {
       outputDirectory: outputDirectory,
       timeZone: TimeZoneRule(identifier: timeZone) ?? .utc,
       participantRule: try input.participantRule(),
-      jobs: input.jobs,
+      jobs: input.parserThreads(writingWorkbook: xlsx),
       writeXLSX: xlsx,
       surveyDefinitions: input.surveyDefinitions
     )

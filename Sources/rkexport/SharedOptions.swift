@@ -27,11 +27,12 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Threads that parse inputs (default: the number of cores).", valueName: "n"))
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+      "Threads that parse inputs (default: the number of cores; with --xlsx one fewer, so the "
+        + "thread writing the workbook has a core of its own).", valueName: "n"))
+  var jobs: Int?
 
   func validate() throws {
-    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
     if let participantPattern {
       do {
         _ = try ParticipantRule(pattern: participantPattern)
@@ -40,6 +41,14 @@ struct InputOptions: ParsableArguments {
           "--participant-pattern '\(participantPattern)' is not a valid regular expression.")
       }
     }
+  }
+
+  /// The parser threads: `--jobs`, else one per core, less one for the workbook thread when a
+  /// workbook is written (it is the longest task; parsers competing for its core slow it).
+  func parserThreads(writingWorkbook: Bool) -> Int {
+    if let jobs { return jobs }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    return max(1, writingWorkbook ? cores - 1 : cores)
   }
 
   func participantRule() throws -> ParticipantRule {

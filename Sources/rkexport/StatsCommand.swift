@@ -12,7 +12,8 @@ struct StatsCommand: ParsableCommand {
 
   func run() throws {
     let options = ExportOptions(
-      inputs: input.inputs, participantRule: try input.participantRule(), jobs: input.jobs,
+      inputs: input.inputs, participantRule: try input.participantRule(),
+      jobs: input.parserThreads(writingWorkbook: false),
       surveyDefinitions: input.surveyDefinitions)
     let (text, report) = try StatsRun(options: options).run()
     print(text, terminator: "")

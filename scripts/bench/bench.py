@@ -94,7 +94,8 @@ def main():
     parser.add_argument("--count", type=int, action="append", help="archives per corpus")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "rkexport-bench"))
-    parser.add_argument("--jobs", type=int, default=2, help="rkexport --jobs")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="rkexport --jobs (default: rkexport's own default)")
     parser.add_argument("--skip-peer", action="store_true", help="skip the slow Python peer")
     args = parser.parse_args()
     counts = args.count or [10_000]
@@ -126,7 +127,7 @@ def main():
         t, rss = timed([floor, corpus], args.runs)
         rows.append(("I/O floor (open+read+close)", t, rss))
         shutil.rmtree(out, ignore_errors=True)
-        jobs = ["--jobs", str(args.jobs)]
+        jobs = ["--jobs", str(args.jobs)] if args.jobs else []
         t_csv, rss = timed([rkexport, corpus, "--out", out, "--quiet"] + jobs, args.runs)
         answers = count_answers(out)
         rows.append(("rkexport CSV", t_csv, rss))
