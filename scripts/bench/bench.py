@@ -104,13 +104,15 @@ def main():
     subprocess.run(["swift", "build", "-c", "release", "--product", "rkexport"], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
     rkexport = os.path.join(ROOT, ".build/release/rkexport")
+    # The Swift toolchain brings clang; a bare Debian has no `cc` without build-essential.
+    compiler = shutil.which("cc") or shutil.which("clang") or "cc"
     floor = os.path.join(args.work, "io_floor")
-    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "scripts/bench/io_floor.c")],
+    subprocess.run([compiler, "-O2", "-o", floor, os.path.join(ROOT, "scripts/bench/io_floor.c")],
                    check=True)
     floor_xlsx = os.path.join(args.work, "xlsx_floor")
     cflags = subprocess.run(["pkg-config", "--cflags", "--libs", "xlsxwriter"], check=True,
                             capture_output=True, text=True).stdout.split()
-    subprocess.run(["cc", "-O2", "-o", floor_xlsx, os.path.join(ROOT, "scripts/bench/xlsx_floor.c")]
+    subprocess.run([compiler, "-O2", "-o", floor_xlsx, os.path.join(ROOT, "scripts/bench/xlsx_floor.c")]
                    + cflags, check=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
 
