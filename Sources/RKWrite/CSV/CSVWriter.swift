@@ -84,11 +84,7 @@ public final class CSVWriter: RowSink {
 
   /// The same for rows that share a buffer with other bytes.
   public func writeRendered(_ bytes: ArraySlice<UInt8>, rowCount rows: Int) throws {
-    guard isOpen else { throw WriteError.closed(path: file.path) }
-    if bytes.isEmpty { return }
-    buffer.append(contentsOf: bytes)
-    rowCount += rows
-    if buffer.count >= CSVWriter.bufferCapacity { try flush() }
+    try bytes.withUnsafeBufferPointer { try writeRendered($0, rowCount: rows) }
   }
 
   /// Appends rows already formatted, lent in place (see `writeRendered(_:rowCount:)`).
