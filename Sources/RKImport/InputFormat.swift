@@ -19,7 +19,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
   case unknown = "unknown"
 }
 
-/// What one input yielded: its format and the task runs in it, in file order.
+/// What one input yielded: its format and the task runs in it, in file order, each with its
+/// `source` set (the display path, `path#n` when the file holds several runs).
 public struct ImportedInput: Sendable {
   public var format: InputFormat
   public var runs: [TaskRun]

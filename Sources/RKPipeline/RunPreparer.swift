@@ -1,4 +1,4 @@
-// The per-run work that needs no shared state, done on the parsing threads: participant, source,
+// The per-run work that needs no shared state, done on the parsing threads: participant,
 // --since, privacy, flattening and CSV formatting. The writing thread only appends bytes.
 import RKImport
 import RKModel
@@ -74,15 +74,13 @@ struct RunPreparer: Sendable {
     renderer = CSVRowRenderer(timeZone: options.timeZone, excelSafe: options.excelSafe)
   }
 
-  /// The file's runs with participant and source set, minus those --since leaves out, with
-  /// privacy applied, made ready for `output`.
+  /// The file's runs (their source set by the importer) with participant set, minus those
+  /// --since leaves out, with privacy applied, made ready for `output`.
   func prepare(_ input: ImportedInput, item: InputItem, for output: Output) -> PreparedInput {
     var prepared = PreparedInput()
     let participant = options.participantRule.participantID(for: item)
-    for (number, var run) in input.runs.enumerated() {
+    for var run in input.runs {
       run.participantID = participant
-      // A file holding several runs (an NSArray root) numbers them: `path#1`, `path#2`.
-      run.source = input.runs.count > 1 ? "\(item.displayPath)#\(number + 1)" : item.displayPath
       if let since = options.since {
         guard let when = run.endDate ?? run.startDate, when >= since else {
           prepared.runsBeforeSince += 1

@@ -138,12 +138,14 @@ public struct InputImporter: Sendable {
     JSONParser(maximumBytes: Int(clamping: options.maximumFileSize))
   }
 
-  private func sourced(_ runs: [TaskRun], _ item: InputItem) -> [TaskRun] {
-    runs.enumerated().map { index, run in
-      var run = run
-      run.source = runs.count == 1 ? item.displayPath : "\(item.displayPath)#\(index + 1)"
-      return run
+  private func sourced(_ runs: consuming [TaskRun], _ item: InputItem) -> [TaskRun] {
+    // In place: the runs are the decoder's own, so no run is copied.
+    var runs = runs
+    let count = runs.count
+    for index in runs.indices {
+      runs[index].source = count == 1 ? item.displayPath : "\(item.displayPath)#\(index + 1)"
     }
+    return runs
   }
 
   func readBytes(_ item: InputItem) throws -> [UInt8] {
