@@ -85,11 +85,15 @@ public struct StatisticsCollector: Sendable {
           questions[index].key, order: order, position: questions[index].seen.position)
         recent.note(slot, key: questions[index].key, at: index)
       }
-      for value in questions[index].values { spool.append(value, to: accumulators[slot].values) }
-      for duration in questions[index].answerDurations {
-        spool.append(duration, to: accumulators[slot].answerDurations)
-      }
       accumulators[slot].merge(questions[index].seen, from: order)
+    }
+    // `recent.slots[i]` now holds the slot of `questions[i]`.
+    for entry in run.values {
+      spool.append(entry.value, to: accumulators[recent.slots[entry.question].slot].values)
+    }
+    for entry in run.answerDurations {
+      spool.append(
+        entry.value, to: accumulators[recent.slots[entry.question].slot].answerDurations)
     }
     swap(&recent, &recentRuns[recentIndex])
   }

@@ -18,6 +18,10 @@ public struct StatisticsContribution: Sendable {
   /// Each question of the run once, in order of first occurrence (a step revisited by a
   /// looping task repeats its questions).
   var questions: [RunQuestionEntry]
+  /// The numeric values and the answer durations, each time a question occurred, tagged with
+  /// its index in `questions`: two arrays per run rather than two per question.
+  var values: [QuestionValue]
+  var answerDurations: [QuestionValue]
 
   public init(_ run: TaskRun) {
     taskIdentifier = run.taskIdentifier
@@ -27,6 +31,8 @@ public struct StatisticsContribution: Sendable {
     stepDurations = []
     stepDurations.reserveCapacity(run.steps.count)
     questions = []
+    values = []
+    answerDurations = []
     let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
     questions.reserveCapacity(resultCount)
     // Repeats are rare and runs short: a linear search, or a table for long runs.
@@ -50,10 +56,10 @@ public struct StatisticsContribution: Sendable {
         questions[index].seen.note(AnswerStatus(result.answer))
         StatisticsCollector.addChosenOptions(result.answer, to: &questions[index].seen.options)
         if let value = StatisticsCollector.numericValue(result.answer) {
-          questions[index].values.append(value)
+          values.append(QuestionValue(question: index, value: value))
         }
         if let duration = result.durationSeconds, duration.isFinite {
-          questions[index].answerDurations.append(duration)
+          answerDurations.append(QuestionValue(question: index, value: duration))
         }
       }
     }
@@ -66,10 +72,14 @@ struct StepDuration: Sendable {
 }
 
 /// What one run said about one question: presence, status and chosen options count once per
-/// run, values and durations each time the question occurred.
+/// run (its values and durations are in the contribution's flat arrays).
 struct RunQuestionEntry: Sendable {
   var key: StatisticsKey
   var seen: RunQuestion
-  var values: [Double] = []
-  var answerDurations: [Double] = []
+}
+
+/// One value of a run's question: `question` indexes `StatisticsContribution.questions`.
+struct QuestionValue: Sendable {
+  var question: Int
+  var value: Double
 }
