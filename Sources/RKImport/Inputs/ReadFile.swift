@@ -14,17 +14,17 @@ func readFile(_ path: String, limit: Int64) throws -> [UInt8] {
   guard size <= limit else {
     throw ImportError(reason: "file is \(size) bytes, over the limit of \(limit) bytes")
   }
-  var bytes = [UInt8](repeating: 0, count: Int(size))
-  var offset = 0
-  while offset < bytes.count {
-    let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-      guard let base = buffer.baseAddress else { return 0 }
-      return read(fd, base + offset, buffer.count - offset)
+  // Read straight into uninitialised storage: zero-filling first would touch every byte twice.
+  return try [UInt8](unsafeUninitializedCapacity: Int(size)) { buffer, initialized in
+    initialized = 0
+    guard let base = buffer.baseAddress else { return }
+    while initialized < buffer.count {
+      let count = read(fd, base + initialized, buffer.count - initialized)
+      if count < 0 {
+        throw ImportError(reason: "read failed: \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      initialized += count
     }
-    if count < 0 { throw ImportError(reason: "read failed: \(String(cString: strerror(errno)))") }
-    if count == 0 { break }
-    offset += count
   }
-  if offset < bytes.count { bytes.removeLast(bytes.count - offset) }
-  return bytes
 }
