@@ -121,9 +121,9 @@ struct RunPreparer: Sendable {
     var rows = makeBuilder(
       capacity: 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run))
     flattener.appendTaskRunRow(run, to: &rows)
-    prepared.taskRunEnd = rows.bytes.count
+    prepared.taskRunEnd = rows.byteCount
     prepared.stepCount = flattener.appendStepRows(run, to: &rows)
-    prepared.stepsEnd = rows.bytes.count
+    prepared.stepsEnd = rows.byteCount
     prepared.answerCount = flattener.appendAnswerRows(run, to: &rows)
     prepared.csv = rows.bytes
     return prepared

@@ -27,6 +27,9 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
   /// A copy of the rows formatted so far.
   public var bytes: [UInt8] { buffer.bytes }
 
+  /// The number of bytes formatted so far (without copying them).
+  public var byteCount: Int { buffer.count }
+
   public mutating func appendEmpty() {
     separate()
   }
