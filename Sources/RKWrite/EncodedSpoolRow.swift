@@ -25,6 +25,10 @@ public struct EncodedSpoolRow: Sendable {
   /// Starts a row of `cellCount` cells, placeholders included.
   public init(cellCount: Int) {
     self.cellCount = cellCount
+    // Room for typical cells (a tag and a short text or number), so the row rarely regrows;
+    // about half the cells of a wide row are placeholders.
+    bytes.reserveCapacity(16 + 16 * cellCount)
+    placeholders.reserveCapacity(cellCount / 2)
     _ = RowCodec.beginRow(cellCount: cellCount, in: &bytes)
   }
 
