@@ -42,10 +42,12 @@ public struct StatisticsContribution: Sendable {
       if let duration = step.durationSeconds, duration.isFinite {
         stepDurations.append(StepDuration(step: step.identifier, seconds: duration))
       }
-      for result in step.results {
+      // By index: a `for result in` loop would copy each record (retaining all its fields).
+      for resultIndex in step.results.indices {
         let key = StatisticsKey(
-          task: run.taskIdentifier, step: step.identifier, item: result.identifier,
-          answerType: result.answerType)
+          task: run.taskIdentifier, step: step.identifier,
+          item: step.results[resultIndex].identifier,
+          answerType: step.results[resultIndex].answerType)
         let known = indexByKey.map { $0[key] } ?? questions.firstIndex { $0.key == key }
         let index = known ?? questions.count
         if known == nil {
@@ -53,12 +55,13 @@ public struct StatisticsContribution: Sendable {
           indexByKey?[key] = index
         }
         position += 1
-        questions[index].seen.note(AnswerStatus(result.answer))
-        StatisticsCollector.addChosenOptions(result.answer, to: &questions[index].seen.options)
-        if let value = StatisticsCollector.numericValue(result.answer) {
+        let answer = step.results[resultIndex].answer
+        questions[index].seen.note(AnswerStatus(answer))
+        StatisticsCollector.addChosenOptions(answer, to: &questions[index].seen.options)
+        if let value = StatisticsCollector.numericValue(answer) {
           values.append(QuestionValue(question: index, value: value))
         }
-        if let duration = result.durationSeconds, duration.isFinite {
+        if let duration = step.results[resultIndex].durationSeconds, duration.isFinite {
           answerDurations.append(QuestionValue(question: index, value: duration))
         }
       }
