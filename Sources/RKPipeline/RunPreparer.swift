@@ -87,7 +87,7 @@ struct RunPreparer: Sendable {
           continue
         }
       }
-      run = privacy.apply(run, definition: definitions[run.taskIdentifier])
+      privacy.apply(to: &run, definition: definitions[run.taskIdentifier])
       prepared.runs.append(prepare(run, file: item.displayPath, for: output))
     }
     return prepared

@@ -38,22 +38,27 @@ public struct PrivacyFilter: Sendable {
   /// - Parameter definition: the task's definition when the input came with one; it lets typed
   ///   "Other" text be told apart from option codes.
   public func apply(_ run: TaskRun, definition: TaskDefinition? = nil) -> TaskRun {
-    guard options.isActive else { return run }
     var result = run
+    apply(to: &result, definition: definition)
+    return result
+  }
+
+  /// The same, in place: a run no option touches is not copied.
+  public func apply(to run: inout TaskRun, definition: TaskDefinition? = nil) {
+    guard options.isActive else { return }
     if let pseudonymizer = options.pseudonymizer {
-      result.source = pseudonymizer.pseudonymizedPath(run.source, participantID: run.participantID)
-      result.participantID = pseudonymizer.pseudonym(for: run.participantID)
+      run.source = pseudonymizer.pseudonymizedPath(run.source, participantID: run.participantID)
+      run.participantID = pseudonymizer.pseudonym(for: run.participantID)
     }
     if options.dropFreeText {
       let eraser = FreeTextEraser(definition: definition)
-      for stepIndex in result.steps.indices {
-        let stepIdentifier = result.steps[stepIndex].identifier
-        for resultIndex in result.steps[stepIndex].results.indices {
-          eraser.erase(&result.steps[stepIndex].results[resultIndex], step: stepIdentifier)
+      for stepIndex in run.steps.indices {
+        let stepIdentifier = run.steps[stepIndex].identifier
+        for resultIndex in run.steps[stepIndex].results.indices {
+          eraser.erase(&run.steps[stepIndex].results[resultIndex], step: stepIdentifier)
         }
       }
     }
-    return result
   }
 
   /// An inputs.csv record with the participant's id replaced in its path and error text.
