@@ -60,7 +60,6 @@ struct RunPreparer: Sendable {
   let privacy: PrivacyFilter
   let definitions: [String: TaskDefinition]
   let flattener: Flattener
-  let renderer: CSVRowRenderer
 
   init(options: ExportOptions, definitions: [TaskDefinition]) {
     self.options = options
@@ -71,7 +70,6 @@ struct RunPreparer: Sendable {
     }
     self.definitions = byTask
     flattener = Flattener(timeZone: options.timeZone)
-    renderer = CSVRowRenderer(timeZone: options.timeZone, excelSafe: options.excelSafe)
   }
 
   /// The file's runs (their source set by the importer) with participant set, minus those
@@ -104,11 +102,13 @@ struct RunPreparer: Sendable {
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
       let answerRows = flattener.answerRows(run)
-      renderer.append(taskRunRow, to: &prepared.csv)
-      prepared.taskRunEnd = prepared.csv.count
-      for row in stepRows { renderer.append(row, to: &prepared.csv) }
-      prepared.stepsEnd = prepared.csv.count
-      for row in answerRows { renderer.append(row, to: &prepared.csv) }
+      var rows = makeBuilder(capacity: 256 * (1 + stepRows.count + answerRows.count))
+      rows.append(row: taskRunRow)
+      prepared.taskRunEnd = rows.byteCount
+      for row in stepRows { rows.append(row: row) }
+      prepared.stepsEnd = rows.byteCount
+      for row in answerRows { rows.append(row: row) }
+      prepared.csv = rows.bytes
       prepared.stepCount = stepRows.count
       prepared.answerCount = answerRows.count
       let zone = options.timeZone

@@ -32,6 +32,12 @@ extension RowBuilder where Self: ~Copyable {
     }
   }
 
+  /// Appends a whole row of cells and ends it.
+  public mutating func append(row: [Cell]) {
+    for cell in row { append(cell) }
+    endRow()
+  }
+
   /// Text, or an empty field for nil.
   public mutating func appendText(_ text: String?) {
     if let text { appendText(text) } else { appendEmpty() }

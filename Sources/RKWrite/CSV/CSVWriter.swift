@@ -28,7 +28,6 @@ public final class CSVWriter: RowSink {
   public private(set) var rowCount = 0
 
   private let file: AtomicFile
-  private let renderer: CSVRowRenderer
   private var buffer: [UInt8] = []
   private var isOpen = true
 
@@ -47,7 +46,6 @@ public final class CSVWriter: RowSink {
     self.schema = schema
     self.timeZone = timeZone
     self.excelSafe = excelSafe
-    renderer = CSVRowRenderer(timeZone: timeZone, excelSafe: excelSafe)
     file = try AtomicFile(path: path)
     buffer.reserveCapacity(CSVWriter.bufferCapacity + 4096)
     if byteOrderMark { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
@@ -67,16 +65,14 @@ public final class CSVWriter: RowSink {
     guard row.count == schema.columns.count else {
       throw WriteError.rowWidth(path: file.path, expected: schema.columns.count, actual: row.count)
     }
-    // Work on a local array: appends to a class property pay an exclusivity check each.
-    var bytes: [UInt8] = []
-    swap(&bytes, &buffer)
-    renderer.append(row, to: &bytes)
-    swap(&bytes, &buffer)
+    var builder = CSVRowBuilder(timeZone: timeZone, excelSafe: excelSafe, capacity: 256)
+    builder.append(row: row)
+    buffer.append(contentsOf: builder.bytes)
     rowCount += 1
     if buffer.count >= CSVWriter.bufferCapacity { try flush() }
   }
 
-  /// Appends rows already formatted by a `CSVRowRenderer` with this writer's zone and
+  /// Appends rows already formatted by a `CSVRowBuilder` with this writer's zone and
   /// `excelSafe` setting (`rowCount` of them, each ending in `\n`).
   public func writeRendered(_ bytes: [UInt8], rowCount rows: Int) throws {
     try writeRendered(bytes[...], rowCount: rows)
