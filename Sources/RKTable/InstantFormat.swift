@@ -176,20 +176,24 @@ public struct ISO8601Writer: Sendable {
       cachedDateTail = Self.digit(date.day / 10) | Self.digit(date.day) << 8
       cachedDay = day
     }
-    let hour = msOfDay / 3_600_000
-    let minute = msOfDay / 60_000 % 60
-    let second = msOfDay / 1000 % 60
-    let millis = msOfDay % 1000
+    // Unsigned (msOfDay is 0..<86_400_000), each quotient reused for its remainder: this runs
+    // for every date cell, and signed division and `%` cost several instructions each.
+    let time = UInt(msOfDay)
+    let seconds = time / 1000
+    let millis = time &- seconds &* 1000
+    let minutes = seconds / 60
+    let second = seconds &- minutes &* 60
+    let hour = minutes / 60
+    let minute = minutes &- hour &* 60
+    let centis = millis / 100
     // Bytes 8–15 `DDTHH:MM`, 16–23 `:SS.mmmZ` (or the offset's sign), 24–28 `HH:MM`.
     var words: (UInt64, UInt64, UInt64, UInt64) = (cachedDateHead, 0, 0, 0)
     words.1 =
-      cachedDateTail | UInt64(UInt8(ascii: "T")) << 16 | Self.digit(hour / 10) << 24
-      | Self.digit(hour) << 32 | Self.colon << 40 | Self.digit(minute / 10) << 48
-      | Self.digit(minute) << 56
+      cachedDateTail | UInt64(UInt8(ascii: "T")) << 16 | Self.twoDigits(hour) << 24
+      | Self.colon << 40 | Self.twoDigits(minute) << 48
     words.2 =
-      Self.colon | Self.digit(second / 10) << 8 | Self.digit(second) << 16
-      | UInt64(UInt8(ascii: ".")) << 24 | Self.digit(millis / 100) << 32
-      | Self.digit(millis / 10) << 40 | Self.digit(millis) << 48
+      Self.colon | Self.twoDigits(second) << 8 | UInt64(UInt8(ascii: ".")) << 24
+      | UInt64(48 &+ centis) << 32 | Self.twoDigits(millis &- centis &* 100) << 40
     var length = 24
     if offsetSeconds == 0 {
       words.2 |= UInt64(UInt8(ascii: "Z")) << 56
@@ -212,6 +216,14 @@ public struct ISO8601Writer: Sendable {
 
   private static var dash: UInt64 { UInt64(UInt8(ascii: "-")) }
   private static var colon: UInt64 { UInt64(UInt8(ascii: ":")) }
+
+  /// `value` (0...99) as two ASCII digits, tens in the low byte, as a word to shift into place.
+  @inline(__always)
+  private static func twoDigits(_ value: UInt) -> UInt64 {
+    // value * 103 >> 10 is value / 10 for every value below 179.
+    let tens = (value &* 103) &>> 10
+    return UInt64(truncatingIfNeeded: 0x3030 | tens | (value &- tens &* 10) << 8)
+  }
 
   /// The ASCII digit of `value`'s last decimal digit, as a word to shift into place.
   @inline(__always)

@@ -66,6 +66,23 @@ final class CSVRowBuilderTests: XCTestCase {
     }
   }
 
+  func testISO8601Writer_EveryMinuteSecondAndMillisecondOfADay_SameAsISO8601Append() {
+    // Every hour, minute and second once, every millisecond value once, on one cached day.
+    var instants: [Int64] = []
+    for second in 0..<86_400 {
+      instants.append(t0ms / 86_400_000 * 86_400_000 + Int64(second) * 1000)
+    }
+    for millisecond in 0..<1000 { instants.append(t0ms / 1000 * 1000 + Int64(millisecond)) }
+    var writer = ISO8601Writer()
+    for ms in instants {
+      var expected: [UInt8] = []
+      ISO8601.append(millisecondsSince1970: ms, offsetSeconds: 0, to: &expected)
+      var bytes = ByteWriter(capacity: 4)
+      writer.append(millisecondsSince1970: ms, offsetSeconds: 0, to: &bytes)
+      if bytes.bytes != expected { return XCTFail("\(ms)") }
+    }
+  }
+
   func testByteWriter_GrowsKeepingEveryByte() {
     var writer = ByteWriter(capacity: 1)
     var expected: [UInt8] = []
