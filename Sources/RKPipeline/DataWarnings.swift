@@ -158,7 +158,7 @@ struct CheckedRun: Sendable {
   /// The run UUID's bits when it is an RFC 4122 UUID.
   var uuidBits: UUIDBits?
 
-  init(_ run: TaskRun, file: String) {
+  init(_ run: borrowing TaskRun, file: String) {
     source = run.source
     runUUID = run.runUUID
     startDate = run.startDate

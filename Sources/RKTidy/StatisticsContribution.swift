@@ -23,7 +23,7 @@ public struct StatisticsContribution: Sendable {
   var values: [QuestionValue]
   var answerDurations: [QuestionValue]
 
-  public init(_ run: TaskRun) {
+  public init(_ run: borrowing TaskRun) {
     taskIdentifier = run.taskIdentifier
     participantID = run.participantID
     order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")

@@ -17,11 +17,11 @@ public struct WideRunContribution: Sendable {
   var results: [WideResult]
 
   /// The run's contribution, values encoded as the flattener encodes answers.csv values.
-  public init(_ run: TaskRun, flattener: Flattener) {
+  public init(_ run: borrowing TaskRun, flattener: Flattener) {
     self.init(run, encoder: flattener.encoder)
   }
 
-  init(_ run: TaskRun, encoder: AnswerEncoder) {
+  init(_ run: borrowing TaskRun, encoder: AnswerEncoder) {
     taskID = run.taskIdentifier
     runCells = [
       .text(run.participantID), textCell(run.runUUID), instantCell(run.startDate),
