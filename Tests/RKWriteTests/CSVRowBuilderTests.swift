@@ -83,6 +83,23 @@ final class CSVRowBuilderTests: XCTestCase {
     }
   }
 
+  func testNeedsQuotes_EveryByteAtEveryPlace_SameAsByteByByte() {
+    // Background bytes on both sides of the `-` threshold, then each byte value in each place.
+    for background in [UInt8(ascii: "a"), UInt8(ascii: " "), UInt8(ascii: "-"), 0xC3] {
+      for length in 1...19 {
+        for place in 0..<length {
+          for value in UInt8.min...UInt8.max {
+            var field = [UInt8](repeating: background, count: length)
+            field[place] = value
+            let expected = field.contains { [0x2C, 0x22, 0x0A, 0x0D].contains($0) }
+            let actual = field.withUnsafeBufferPointer { CSVFieldEncoder.needsQuotes($0) }
+            if actual != expected { return XCTFail("\(field)") }
+          }
+        }
+      }
+    }
+  }
+
   func testByteWriter_GrowsKeepingEveryByte() {
     var writer = ByteWriter(capacity: 1)
     var expected: [UInt8] = []

@@ -61,6 +61,9 @@ enum CSVFieldEncoder {
   @inline(__always)
   private static func hasSpecialByte(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
+    // All four are below `-` (0x2D), and most words (digits, letters, `-`, `:`, `.`) hold no
+    // byte below it: `(x - n·0x01…) & ~x & 0x80…` is non-zero exactly when a byte is below n.
+    guard (word &- 0x2D &* ones) & ~word & (ones &<< 7) != 0 else { return false }
     let comma = word ^ (0x2C &* ones)
     let quote = word ^ (0x22 &* ones)
     let lineFeed = word ^ (0x0A &* ones)
