@@ -85,18 +85,18 @@ struct ExportPass {
         let hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
         let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
         if touched && !append { return Found(outcome: nil, hash: hash, prepared: nil) }
-        let outcome = importer.importItem(piece.item)
-        guard case .imported(let input) = outcome else {
+        var outcome = importer.importItem(piece.item)
+        // Taken out, so this thread holds the only reference to the runs: they are prepared
+        // in place, and stay (and are freed) here. Freeing a parsing thread's memory on the
+        // consuming thread costs malloc arena locks, and the consumer needs only the notes.
+        guard let input = outcome.takeRuns() else {
           return Found(outcome: outcome, hash: hash, prepared: nil)
         }
         // Runs that only feed wide tables and statistics need no long rows.
         let derived = piece.role == .derivedOnly || touched
         let prepared = preparer.prepare(
-          input, item: piece.item, for: derived ? .derived : .everything)
-        // The runs stay (and are freed) here: freeing a parsing thread's memory on the
-        // consuming thread costs malloc arena locks, and the consumer needs only the notes.
-        let summary = ImportedInput(format: input.format, runs: [], notes: input.notes)
-        return Found(outcome: .imported(summary), hash: hash, prepared: prepared)
+          consume input, item: piece.item, for: derived ? .derived : .everything)
+        return Found(outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
         try consume(work[index], found, number: index)
@@ -131,7 +131,8 @@ struct ExportPass {
       }
       if let prepared = found.prepared {
         report.runsBeforeSince += prepared.runsBeforeSince
-        for run in prepared.runs { try outputs.addDerivedOnly(run) }
+        // By index: a `for run in` loop would copy each prepared run.
+        for index in prepared.runs.indices { try outputs.addDerivedOnly(prepared.runs[index]) }
       }
       return
     }
@@ -154,13 +155,14 @@ struct ExportPass {
       let prepared = found.prepared ?? PreparedInput()
       report.runsBeforeSince += prepared.runsBeforeSince
       let runs = prepared.runs
-      for ready in runs {
-        for event in warnings.check(ready.checked, inputNumber: number) {
+      // By index: a `for ready in` loop would copy each prepared run.
+      for index in runs.indices {
+        for event in warnings.check(runs[index].checked, inputNumber: number) {
           report.dataWarnings += 1
           log.log(event)
         }
-        if let uuid = ready.checked.runUUID { uuids.append(uuid) }
-        answers += try outputs.add(ready)
+        if let uuid = runs[index].checked.runUUID { uuids.append(uuid) }
+        answers += try outputs.add(runs[index])
       }
       report.filesOK += 1
       report.taskRuns += runs.count
@@ -217,5 +219,14 @@ struct ExportPass {
     LogEvent(
       "input_failed", level: .error, message: error,
       fields: [("path", .text(path)), ("error", .text(error))])
+  }
+}
+
+extension ImportOutcome {
+  /// An imported input, moved out: the outcome keeps its format and notes, without runs.
+  fileprivate mutating func takeRuns() -> ImportedInput? {
+    guard case .imported(let input) = self else { return nil }
+    self = .imported(ImportedInput(format: input.format, runs: [], notes: input.notes))
+    return input
   }
 }

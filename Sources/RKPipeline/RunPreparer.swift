@@ -74,19 +74,24 @@ struct RunPreparer: Sendable {
 
   /// The file's runs (their source set by the importer) with participant set, minus those
   /// --since leaves out, with privacy applied, made ready for `output`.
-  func prepare(_ input: ImportedInput, item: InputItem, for output: Output) -> PreparedInput {
+  func prepare(_ input: consuming ImportedInput, item: InputItem, for output: Output)
+    -> PreparedInput
+  {
     var prepared = PreparedInput()
     let participant = options.participantRule.participantID(for: item)
-    for var run in input.runs {
-      run.participantID = participant
+    // The runs are changed in place: a caller that hands over its input copies no run.
+    for index in input.runs.indices {
+      input.runs[index].participantID = participant
       if let since = options.since {
+        let run = input.runs[index]
         guard let when = run.endDate ?? run.startDate, when >= since else {
           prepared.runsBeforeSince += 1
           continue
         }
       }
-      privacy.apply(to: &run, definition: definitions[run.taskIdentifier])
-      prepared.runs.append(prepare(run, file: item.displayPath, for: output))
+      let definition = definitions[input.runs[index].taskIdentifier]
+      privacy.apply(to: &input.runs[index], definition: definition)
+      prepared.runs.append(prepare(input.runs[index], file: item.displayPath, for: output))
     }
     return prepared
   }

@@ -61,14 +61,15 @@ public struct InputImporter: Sendable {
       switch detection {
       case .format(.keyedArchiveBinary), .format(.keyedArchiveXML):
         let runs = try KeyedArchiveImporter.importRuns(from: bytes)
-        return .imported(ImportedInput(format: format, runs: sourced(runs, item)))
+        return .imported(ImportedInput(format: format, runs: sourced(consume runs, item)))
       case .format(.zip):
         return zipOutcome(item)
       case .json(.researchKitJSON, let document):
         switch try ResearchKitJSONImporter.read(document) {
         case .runs(let runs, let notes):
           return .imported(
-            ImportedInput(format: .researchKitJSON, runs: sourced(runs, item), notes: notes))
+            ImportedInput(format: .researchKitJSON, runs: sourced(consume runs, item), notes: notes)
+          )
         case .noResults(let reason):
           return .skipped(.researchKitJSON, reason: reason)
         }
@@ -139,8 +140,7 @@ public struct InputImporter: Sendable {
   }
 
   private func sourced(_ runs: consuming [TaskRun], _ item: InputItem) -> [TaskRun] {
-    // In place: the runs are the decoder's own, so no run is copied.
-    var runs = runs
+    // In place: the callers hand the decoder's runs over, so no run is copied.
     let count = runs.count
     for index in runs.indices {
       runs[index].source = count == 1 ? item.displayPath : "\(item.displayPath)#\(index + 1)"

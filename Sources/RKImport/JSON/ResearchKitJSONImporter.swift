@@ -78,7 +78,8 @@ public enum ResearchKitJSONImporter {
     }
     guard !runs.isEmpty else { return .noResults(reason: noResultsReason(valueObjects)) }
     let notes = valueObjects.map { "\($0.location): not a ResearchKit result, not exported" }
-    return .runs(decoder.finish(runs), notes: notes)
+    decoder.finish(&runs)
+    return .runs(runs, notes: notes)
   }
 
   /// A run around a step or result found at the top level: no task identifier, UUID or

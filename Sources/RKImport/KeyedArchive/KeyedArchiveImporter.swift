@@ -19,7 +19,8 @@ public enum KeyedArchiveImporter {
       for task in try rootTasks(archive) {
         runs.append(try decoder.taskRun(from: task))
       }
-      return decoder.finish(runs)
+      decoder.finish(&runs)
+      return runs
     }
   }
 

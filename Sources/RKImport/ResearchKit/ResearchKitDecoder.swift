@@ -112,22 +112,21 @@ struct ResearchKitDecoder<Object: ResultObject> {
     try object.otherFields { key in key.isBase || reads(key) }
   }
 
-  /// Settles `DateAnswer.isDateOnly` once every run of the input has been seen.
-  func finish(_ runs: [TaskRun]) -> [TaskRun] {
-    guard let numbering = evidence.numbering else { return runs }
-    var runs = runs
+  /// Settles `DateAnswer.isDateOnly` once every run of the input has been seen, in place (a
+  /// copy of `runs` would copy every run, step and result array it changes).
+  func finish(_ runs: inout [TaskRun]) {
+    guard let numbering = evidence.numbering else { return }
     for runIndex in runs.indices {
       for stepIndex in runs[runIndex].steps.indices {
         for resultIndex in runs[runIndex].steps[stepIndex].results.indices {
-          let result = runs[runIndex].steps[stepIndex].results[resultIndex]
-          guard case .date(var date) = result.answer, let type = result.questionType else {
-            continue
-          }
+          guard
+            case .date(var date) = runs[runIndex].steps[stepIndex].results[resultIndex].answer,
+            let type = runs[runIndex].steps[stepIndex].results[resultIndex].questionType
+          else { continue }
           date.isDateOnly = numbering.isDateOnly(questionType: type)
           runs[runIndex].steps[stepIndex].results[resultIndex].answer = .date(date)
         }
       }
     }
-    return runs
   }
 }
