@@ -33,11 +33,17 @@ where
   let state = ReorderBuffer<Output>(
     count: inputs.count, window: max(window, jobs * 2), tracksTime: tracksTime)
   let startWorker: @Sendable () -> Void = {
+    let worker = state.addWorker()
     let thread = Thread {
-      // Delivering a result and claiming the next input take the lock once.
+      // Delivering a result and claiming the next input take the lock once; the results the
+      // consumer is done with come back to be freed here, on the thread that allocated them
+      // (freeing into another thread's malloc arena contends for that arena's lock).
       var claimed = state.claimNext()
+      var consumed: [Output] = []
       while let index = claimed {
-        claimed = state.deliverAndClaim(index, transform(inputs[index]))
+        claimed = state.deliverAndClaim(
+          index, transform(inputs[index]), worker: worker, takingConsumed: &consumed)
+        consumed.removeAll(keepingCapacity: true)
       }
     }
     thread.stackSize = 8 << 20  // deep but bounded recursion in readers
@@ -61,38 +67,61 @@ where
       index += 1
     }
   }
+  state.giveBack(&batch)
 }
 
 /// The shared state between the workers and the consuming thread.
 ///
 /// Results wait in a ring of `window` slots (index modulo window): at most `window` inputs are
 /// claimed and not yet taken, so slots never collide, except with a late result of an input
-/// given up on, which is dropped before it touches a slot. Wake-ups are targeted: a worker wakes
-/// the consumer only for the result it waits for, the consumer wakes workers only when one
-/// waits for room.
+/// given up on, which is dropped before it touches a slot. Wake-ups are targeted and batched: a
+/// worker wakes the consumer only when the next `wakeBatch` results are all there (or the last
+/// ones), the consumer wakes workers only when one waits for room.
 private final class ReorderBuffer<Output>: @unchecked Sendable {
   private let condition = NSCondition()
   private let count: Int
   private let window: Int
   private let tracksTime: Bool
-  private var nextToClaim = 0
+  /// Results the consumer waits for before it is woken: each wake-up costs a context switch
+  /// on both sides, and the consumer drains a batch much faster than workers fill it.
+  private let wakeBatch: Int
   private var nextToTake = 0
+  private var nextToClaim = 0
   private var slots: [Output?]
+  /// Which worker made the result in each slot, so it is freed there (see `giveBack`).
+  private var producers: [Int]
+  /// Per worker, the results the consumer is done with, waiting to be freed by that worker.
+  private var consumed: [[Output]] = []
   /// When each slot's input was claimed (seconds since the reference date), with a time limit.
   private var claimedAt: [Double]
   private var claimed: [Bool]
   private var abandoned: Set<Int> = []
   private var cancelled = false
   private var consumerWaits = false
+  /// While the consumer waits: the end of the results it waits for, and how many are missing.
+  private var wakeEnd = 0
+  private var missingBeforeWake = 0
   private var workersWaiting = 0
+  /// The workers that made the results in the consumer's current batch, in batch order.
+  private var batchProducers: [Int] = []
 
   init(count: Int, window: Int, tracksTime: Bool) {
     self.count = count
     self.window = window
     self.tracksTime = tracksTime
+    wakeBatch = max(1, min(16, window / 4))
     slots = Array(repeating: nil, count: window)
+    producers = Array(repeating: 0, count: window)
     claimedAt = Array(repeating: 0, count: tracksTime ? window : 0)
     claimed = Array(repeating: false, count: window)
+  }
+
+  /// A new worker's number (for `deliverAndClaim`).
+  func addWorker() -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    consumed.append([])
+    return consumed.count - 1
   }
 
   /// The next input index to work on, or nil when all are claimed or the run was cancelled.
@@ -102,17 +131,25 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
     return claimLocked()
   }
 
-  /// Stores the result for `index` (dropped when the consumer gave up on it) and claims the
-  /// next input, all under one lock.
-  func deliverAndClaim(_ index: Int, _ output: Output) -> Int? {
+  /// Stores the result for `index` (dropped when the consumer gave up on it), hands `worker`
+  /// the results of its own the consumer is done with (in `takingConsumed`, which must be
+  /// empty) and claims the next input, all under one lock.
+  func deliverAndClaim(
+    _ index: Int, _ output: Output, worker: Int, takingConsumed done: inout [Output]
+  ) -> Int? {
     condition.lock()
     defer { condition.unlock() }
     if abandoned.remove(index) == nil {
       let slot = index % window
       claimed[slot] = false
       slots[slot] = output
-      if consumerWaits && index == nextToTake { condition.broadcast() }
+      producers[slot] = worker
+      if consumerWaits && index >= nextToTake && index < wakeEnd {
+        missingBeforeWake -= 1
+        if missingBeforeWake == 0 { condition.broadcast() }
+      }
     }
+    swap(&done, &consumed[worker])
     return claimLocked()
   }
 
@@ -135,17 +172,36 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
     return index
   }
 
-  /// Replaces `batch` with the results from the next one to take onwards, as many as are ready
-  /// (at least one; waits for it). A nil entry (alone in its batch) is an input whose transform
-  /// ran past `timeout` seconds.
-  func takeReady(into batch: inout [Output?], timeout: TimeInterval?) {
-    batch.removeAll(keepingCapacity: true)
+  /// Hands the results of the last batch back to the workers that made them, and empties it.
+  func giveBack(_ batch: inout [Output?]) {
     condition.lock()
     defer { condition.unlock() }
+    giveBackLocked(&batch)
+  }
+
+  private func giveBackLocked(_ batch: inout [Output?]) {
+    var position = 0
+    for index in batch.indices {
+      // A timed-out input's place (nil) has no producer.
+      guard let output = batch[index].take() else { continue }
+      consumed[batchProducers[position]].append(output)
+      position += 1
+    }
+    batch.removeAll(keepingCapacity: true)
+    batchProducers.removeAll(keepingCapacity: true)
+  }
+
+  /// Replaces `batch` with the results from the next one to take onwards, as many as are ready
+  /// (at least one; waits for it); the previous batch goes back to its workers. A nil entry
+  /// (alone in its batch) is an input whose transform ran past `timeout` seconds.
+  func takeReady(into batch: inout [Output?], timeout: TimeInterval?) {
+    condition.lock()
+    defer { condition.unlock() }
+    giveBackLocked(&batch)
     while true {
-      while nextToTake < count, let output = slots[nextToTake % window] {
-        slots[nextToTake % window] = nil
+      while nextToTake < count, let output = slots[nextToTake % window].take() {
         batch.append(output)
+        batchProducers.append(producers[nextToTake % window])
         nextToTake += 1
       }
       if !batch.isEmpty {
@@ -153,6 +209,8 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
         return
       }
       consumerWaits = true
+      wakeEnd = min(nextToTake + wakeBatch, count)
+      missingBeforeWake = (nextToTake..<wakeEnd).count { slots[$0 % window] == nil }
       defer { consumerWaits = false }
       guard let timeout else {
         condition.wait()
@@ -163,8 +221,8 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
         _ = condition.wait(until: Date().addingTimeInterval(min(timeout, 1)))
         continue
       }
-      let deadline = Date(timeIntervalSinceReferenceDate: claimedAt[slot] + timeout)
-      if Date() >= deadline {
+      let now = Date.timeIntervalSinceReferenceDate
+      if now >= claimedAt[slot] + timeout {
         claimed[slot] = false
         abandoned.insert(nextToTake)
         nextToTake += 1
@@ -172,7 +230,15 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
         if workersWaiting > 0 { condition.broadcast() }
         return
       }
-      _ = condition.wait(until: deadline)
+      // Wake when the batch is complete or at the first deadline among the awaited inputs (a
+      // stuck one is then given up when it is the next to take); an awaited input not claimed
+      // yet has no deadline: look again within a second.
+      var wakeAt = now + min(timeout, 1)
+      for index in nextToTake..<wakeEnd where slots[index % window] == nil {
+        guard index < nextToClaim, claimed[index % window] else { continue }
+        wakeAt = min(wakeAt, claimedAt[index % window] + timeout)
+      }
+      _ = condition.wait(until: Date(timeIntervalSinceReferenceDate: wakeAt))
     }
   }
 

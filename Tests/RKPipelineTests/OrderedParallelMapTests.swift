@@ -46,6 +46,47 @@ final class OrderedParallelMapTests: XCTestCase {
     XCTAssertEqual(seen, (0..<40).map { $0 == 5 ? -5 : $0 })
   }
 
+  func testOrderedParallelMap_SlowInputInsideABatch_GivenUpOthersKept() {
+    // The consumer waits for batches of results; a stuck input in the middle of one must still
+    // be given up at its own deadline.
+    var seen: [Int] = []
+    let started = Date()
+    orderedParallelMap(
+      Array(0..<100), jobs: 2, timeout: 0.3, timedOut: { -$0 },
+      transform: { value in
+        if value == 37 { Thread.sleep(forTimeInterval: 5) }
+        return value
+      }, consume: { _, value in seen.append(value) })
+    XCTAssertEqual(seen, (0..<100).map { $0 == 37 ? -37 : $0 })
+    XCTAssertLessThan(Date().timeIntervalSince(started), 4, "did not wait for the slow input")
+  }
+
+  func testOrderedParallelMap_ConsumedResults_FreedOnTheThreadThatMadeThem() {
+    // Freeing into another thread's malloc arena contends for its lock: results are released
+    // by the worker that made them, except the last ones (at most a window's worth, 64 here),
+    // consumed after their worker has finished.
+    let consumer = pthread_self()
+    let freedOnConsumer = Counter()
+    let freedElsewhere = Counter()
+    orderedParallelMap(
+      Array(0..<1000), jobs: 2,
+      transform: { value in
+        Tracked(value: value) {
+          if pthread_equal(pthread_self(), consumer) != 0 {
+            freedOnConsumer.add()
+          } else {
+            freedElsewhere.add()
+          }
+        }
+      }, consume: { index, tracked in XCTAssertEqual(tracked.value, index) })
+    let deadline = Date().addingTimeInterval(5)
+    while freedOnConsumer.value + freedElsewhere.value < 1000 && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    XCTAssertEqual(freedOnConsumer.value + freedElsewhere.value, 1000, "every result freed")
+    XCTAssertLessThanOrEqual(freedOnConsumer.value, 64)
+  }
+
   func testContentHash_KnownVectors_MatchFNV1a64() {
     // Reference values from the FNV test suite (isthe.com/chongo/tech/comp/fnv): "" and "a".
     XCTAssertEqual(ContentHash().hex, "cbf29ce484222325")
@@ -79,4 +120,25 @@ final class BackgroundWorkTests: XCTestCase {
     let work = BackgroundWork<Int>(name: "test") { throw Failure() }
     XCTAssertThrowsError(try work.wait()) { XCTAssertEqual($0 as? Failure, Failure()) }
   }
+}
+
+/// A result that reports the thread it is freed on.
+private final class Tracked: Sendable {
+  let value: Int
+  let onFree: @Sendable () -> Void
+
+  init(value: Int, onFree: @escaping @Sendable () -> Void) {
+    self.value = value
+    self.onFree = onFree
+  }
+
+  deinit { onFree() }
+}
+
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }
