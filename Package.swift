@@ -38,8 +38,10 @@ let package = Package(
       pkgConfig: "xlsxwriter",
       providers: [.apt(["libxlsxwriter-dev", "zlib1g-dev", "pkg-config"])]
     ),
+    // Early write-back of output files (Linux sync_file_range, which Swift's Glibc lacks).
+    .target(name: "CWriteback"),
     // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
-    .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter"]),
+    .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CWriteback"]),
     // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
     .target(name: "RKPipeline", dependencies: ["RKModel", "RKTable", "RKImport", "RKTidy", "RKWrite"]),
     .executableTarget(

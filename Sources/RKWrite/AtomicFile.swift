@@ -1,4 +1,6 @@
 // An output file that appears under its final name only when complete (design.md §4).
+import CWriteback
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +25,12 @@ public final class AtomicFile {
   public let temporaryPath: String
   private var descriptor: Int32
   private var isDone = false
+  private var bytesWritten: Int64 = 0
+  /// Where the bytes not yet handed to write-back start (see `writebackChunk`).
+  private var writebackStart: Int64 = 0
+  /// Bytes after which write-back is started while writing: the fsync in `commit()` then
+  /// waits for the last chunk only, not for the whole file (60 MB of tables took ~30 ms).
+  static let writebackChunk: Int64 = 8 << 20
 
   /// Creates the temporary file (exclusively, mode 0644 before umask). The folder must exist.
   public init(path: String) throws {
@@ -64,6 +72,13 @@ public final class AtomicFile {
       }
       remaining -= written
       base += written
+      bytesWritten += Int64(written)
+    }
+    if bytesWritten - writebackStart >= AtomicFile.writebackChunk {
+      // A hint only: where it is not supported the fsync does all the work, as before.
+      _ = rk_start_writeback(
+        descriptor, off_t(writebackStart), off_t(bytesWritten - writebackStart))
+      writebackStart = bytesWritten
     }
   }
 

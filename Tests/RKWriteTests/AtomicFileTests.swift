@@ -26,6 +26,20 @@ final class AtomicFileTests: XCTestCase {
     XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "a,b\n")
   }
 
+  func testAtomicFile_LargerThanWritebackChunks_CommitsEveryByteInOrder() throws {
+    // Write-back starts every 8 MiB while writing; the committed file must still be whole.
+    let path = folder.appendingPathComponent("big.csv").path
+    let file = try AtomicFile(path: path)
+    let piece = 3 << 20
+    for index in 0..<7 { try file.write([UInt8](repeating: UInt8(index), count: piece)) }
+    try file.commit()
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    XCTAssertEqual(bytes.count, 7 * piece)
+    for index in 0..<7 {
+      XCTAssertEqual(Set(bytes[(index * piece)..<((index + 1) * piece)]), [UInt8(index)])
+    }
+  }
+
   func testAtomicFile_Abandon_KeepsOlderFile() throws {
     let path = folder.appendingPathComponent("out.csv").path
     try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
