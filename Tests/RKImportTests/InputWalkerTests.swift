@@ -37,19 +37,39 @@ final class InputWalkerTests: XCTestCase {
     XCTAssertEqual(items[2].folders, ["survey", "P001"])
   }
 
-  func testWalk_LargeFolderProbedConcurrently_SizesInNameOrder() throws {
-    // 40 files: enough for the concurrent probe; sizes tell each item's file apart.
-    let folder = root + "/many"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    for number in 0..<40 {
-      let name = String(format: "f%02d.json", number)
-      try Data(repeating: 0x20, count: number + 1).write(
-        to: URL(fileURLWithPath: folder + "/" + name))
+  func testWalk_ManyFilesAcrossFolders_ProbedConcurrently_SizesInWalkOrder() throws {
+    // 8 folders of 20 files: enough for the concurrent probe of the whole tree; sizes tell each
+    // item's file apart, so a probe landing on the wrong item would show.
+    let tree = root + "/many"
+    var expected: [(path: String, size: Int64)] = []
+    for folder in 0..<8 {
+      let path = tree + "/d\(folder)"
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      for number in 0..<20 {
+        let name = String(format: "f%02d.json", number)
+        let size = folder * 20 + number + 1
+        try Data(repeating: 0x20, count: size).write(to: URL(fileURLWithPath: path + "/" + name))
+        expected.append(("d\(folder)/" + name, Int64(size)))
+      }
     }
-    let (items, problems) = InputWalker(roots: [folder]).items()
+    let (items, problems) = InputWalker(roots: [tree]).items()
     XCTAssertEqual(problems, [])
-    XCTAssertEqual(items.map(\.displayPath), (0..<40).map { String(format: "f%02d.json", $0) })
-    XCTAssertEqual(items.map(\.size), (0..<40).map { Int64($0 + 1) })
+    XCTAssertEqual(items.map(\.displayPath), expected.map(\.path))
+    XCTAssertEqual(items.map(\.size), expected.map(\.size))
+  }
+
+  func testWalk_NamedPipeAmongFiles_ProblemNotOpenedOthersListed() throws {
+    // Opening a named pipe for reading waits for a writer: a walk that did so would hang.
+    let folder = root + "/pipes"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/a.json"))
+    XCTAssertEqual(mkfifo(folder + "/b.archive", 0o644), 0)
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
+    let (items, problems) = InputWalker(roots: [folder]).items()
+    XCTAssertEqual(items.map(\.displayPath), ["a.json", "c.json"])
+    XCTAssertEqual(problems.map(\.file), ["b.archive"])
+    XCTAssertEqual(
+      problems.map(\.reason), ["not a regular file (a named pipe, socket or device); not read"])
   }
 
   func testWalk_UploadFolderAsRoot_OneItem() {

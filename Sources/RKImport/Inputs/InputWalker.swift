@@ -49,7 +49,9 @@ public struct InputWalker: Sendable {
         found.items.append(bridgeFolderItem(root, display: name, folders: []))
       } else if isDirectory.boolValue {
         var visited = Set<FolderIdentity>()
-        walkFolder(root, relative: [], into: &found, visited: &visited)
+        var tree = FolderTree()
+        listTree(root, relative: [], into: &tree, visited: &visited)
+        addListed(tree, into: &found)
       } else {
         if let probe = FileProbe(root) {
           addFile(root, probe: probe, display: name, folders: [], isRoot: true, into: &found)
@@ -88,8 +90,30 @@ public struct InputWalker: Sendable {
     var inode: UInt64
   }
 
-  private func walkFolder(
-    _ path: String, relative: [String], into found: inout Found, visited: inout Set<FolderIdentity>
+  /// A folder tree as listed, before any file in it is opened: what the walk found, in walk
+  /// order. Files are probed afterwards all at once, on all cores (see `addListed`).
+  struct FolderTree {
+    enum Step {
+      /// A file (or a link to one) to probe: `name` in `folders[folder]`.
+      case file(folder: Int, name: String)
+      case item(InputItem)
+      case problem(ImportError)
+    }
+
+    struct Folder {
+      var path: String
+      /// Its folders below the root.
+      var relative: [String]
+    }
+
+    var folders: [Folder] = []
+    var steps: [Step] = []
+    var fileCount = 0
+  }
+
+  private func listTree(
+    _ path: String, relative: [String], into tree: inout FolderTree,
+    visited: inout Set<FolderIdentity>
   ) {
     var info = stat()
     if stat(path, &info) == 0 {
@@ -98,16 +122,15 @@ public struct InputWalker: Sendable {
     }
     guard let entries = listFolder(path) else {
       let display = relative.joined(separator: "/")
-      found.problems.append(
-        ImportError(file: display.isEmpty ? path : display, reason: "cannot list folder"))
+      tree.steps.append(
+        .problem(ImportError(file: display.isEmpty ? path : display, reason: "cannot list folder")))
       return
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
     let visible = entries.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
-    let probes = InputWalker.probeRegularFiles(in: path, visible)
-    for (position, (name, type)) in visible.enumerated() {
+    var folderIndex: Int?
+    for (name, type) in visible {
       let child = path + "/" + name
-      let display = prefix + name
       var isDirectory = type == DT_DIR
       if type == DT_LNK || type == DT_UNKNOWN {
         // A link (followed, as any path) or a file system that does not type its entries.
@@ -116,39 +139,67 @@ public struct InputWalker: Sendable {
         isDirectory = (target.st_mode & S_IFMT) == S_IFDIR
       }
       if isDirectory, isBridgeFolder(child) {
-        found.items.append(bridgeFolderItem(child, display: display, folders: relative))
+        tree.steps.append(
+          .item(bridgeFolderItem(child, display: prefix + name, folders: relative)))
       } else if isDirectory {
-        walkFolder(child, relative: relative + [name], into: &found, visited: &visited)
-      } else if type == DT_REG {
-        guard let probe = probes[position] else { continue }
-        addFile(
-          child, probe: probe, display: display, folders: relative, isRoot: false, into: &found)
+        listTree(child, relative: relative + [name], into: &tree, visited: &visited)
       } else {
-        guard let probe = FileProbe(child) else { continue }
-        addFile(
-          child, probe: probe, display: display, folders: relative, isRoot: false, into: &found)
+        if folderIndex == nil {
+          tree.folders.append(FolderTree.Folder(path: path, relative: relative))
+          folderIndex = tree.folders.count - 1
+        }
+        tree.steps.append(.file(folder: folderIndex ?? 0, name: name))
+        tree.fileCount += 1
       }
     }
   }
 
-  /// The probes of a folder's regular files (nil for other entries and vanished files), made
-  /// on all cores for a large folder: the walk runs before any parsing starts, and per file it
-  /// waits on four system calls.
-  static func probeRegularFiles(in folder: String, _ entries: [(name: String, type: Int)])
-    -> [FileProbe?]
-  {
-    let regular = entries.indices.filter { entries[$0].type == DT_REG }
-    var probes = [FileProbe?](repeating: nil, count: entries.count)
-    guard regular.count >= 16 else {
-      for index in regular { probes[index] = FileProbe(folder + "/" + entries[index].name) }
+  /// The listed tree's items, in walk order: every file probed first (a zip's entries become
+  /// items, a vanished file is skipped).
+  private func addListed(_ tree: FolderTree, into found: inout Found) {
+    var paths: [String] = []
+    paths.reserveCapacity(tree.fileCount)
+    for step in tree.steps {
+      guard case .file(let folder, let name) = step else { continue }
+      paths.append(tree.folders[folder].path + "/" + name)
+    }
+    let probes = InputWalker.probe(paths)
+    var fileNumber = 0
+    for step in tree.steps {
+      switch step {
+      case .item(let item):
+        found.items.append(item)
+      case .problem(let problem):
+        found.problems.append(problem)
+      case .file(let folder, let name):
+        defer { fileNumber += 1 }
+        guard let probe = probes[fileNumber] else { continue }
+        let relative = tree.folders[folder].relative
+        let display = relative.isEmpty ? name : relative.joined(separator: "/") + "/" + name
+        addFile(
+          paths[fileNumber], probe: probe, display: display, folders: relative, isRoot: false,
+          into: &found)
+      }
+    }
+  }
+
+  /// The probes of `paths` (nil for a vanished file), made on all cores when there are many:
+  /// the walk runs before any parsing starts, and per file it waits on four system calls.
+  static func probe(_ paths: [String]) -> [FileProbe?] {
+    var probes = [FileProbe?](repeating: nil, count: paths.count)
+    guard paths.count >= 64 else {
+      for index in paths.indices { probes[index] = FileProbe(paths[index]) }
       return probes
     }
-    let paths = regular.map { folder + "/" + entries[$0].name }
+    // A few contiguous chunks per core: one dispatch per file would cost more than its probe.
+    let chunks = min(paths.count / 16, ProcessInfo.processInfo.activeProcessorCount * 4)
     probes.withUnsafeMutableBufferPointer { buffer in
-      // Each iteration writes its own element; concurrentPerform returns after all ran.
+      // Each chunk writes its own elements; concurrentPerform returns after all ran.
       nonisolated(unsafe) let slots = buffer
-      DispatchQueue.concurrentPerform(iterations: paths.count) { position in
-        slots[regular[position]] = FileProbe(paths[position])
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let start = paths.count * chunk / chunks
+        let end = paths.count * (chunk + 1) / chunks
+        for index in start..<end { slots[index] = FileProbe(paths[index]) }
       }
     }
     return probes
@@ -173,6 +224,10 @@ public struct InputWalker: Sendable {
     _ path: String, probe: FileProbe, display: String, folders: [String], isRoot: Bool,
     into found: inout Found
   ) {
+    guard probe.isRegular else {
+      found.problems.append(ImportError(file: display, reason: notRegularFile))
+      return
+    }
     let size = probe.size
     guard probe.isZip else {
       if isRoot {
@@ -228,20 +283,35 @@ func isZipMagic(_ bytes: [UInt8]) -> Bool {
 struct FileProbe: Sendable {
   var size: Int64
   var isZip: Bool
+  /// false for a named pipe, socket or device: never read (a pipe would block the run).
+  var isRegular: Bool
 
   /// nil when nothing is at `path` (a dangling link); a file that exists but cannot be opened
   /// is probed by `stat` alone (not a zip), so the importer reports why it cannot be read.
   init?(_ path: String) {
     var info = stat()
-    let fd = open(path, O_RDONLY)
+    // Non-blocking: opening a named pipe would otherwise wait for a writer forever.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       guard stat(path, &info) == 0 else { return nil }
       size = Int64(info.st_size)
       isZip = false
+      isRegular = (info.st_mode & S_IFMT) == S_IFREG
       return
     }
     defer { close(fd) }
-    size = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
+    guard fstat(fd, &info) == 0 else {
+      size = 0
+      isZip = false
+      isRegular = true  // the importer says what is wrong with it
+      return
+    }
+    size = Int64(info.st_size)
+    isRegular = (info.st_mode & S_IFMT) == S_IFREG
+    guard isRegular else {
+      isZip = false
+      return
+    }
     var head: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
     let got = withUnsafeMutableBytes(of: &head) { read(fd, $0.baseAddress, 4) }
     isZip = got == 4 && isZipMagic([head.0, head.1, head.2, head.3])

@@ -3,13 +3,15 @@ import Foundation
 
 /// Reads a whole file, refusing files over `limit` bytes before reading them.
 func readFile(_ path: String, limit: Int64) throws -> [UInt8] {
-  let fd = open(path, O_RDONLY)
+  // Non-blocking: opening a named pipe would otherwise wait for a writer forever.
+  let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
   guard fd >= 0 else {
     throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))")
   }
   defer { close(fd) }
   var info = stat()
   guard fstat(fd, &info) == 0 else { throw ImportError(reason: "cannot stat") }
+  guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImportError(reason: notRegularFile) }
   let size = Int64(info.st_size)
   guard size <= limit else {
     throw ImportError(reason: "file is \(size) bytes, over the limit of \(limit) bytes")
@@ -28,3 +30,6 @@ func readFile(_ path: String, limit: Int64) throws -> [UInt8] {
     }
   }
 }
+
+/// Why a named pipe, socket or device is not read.
+let notRegularFile = "not a regular file (a named pipe, socket or device); not read"
