@@ -58,6 +58,35 @@ final class InputWalkerTests: XCTestCase {
     XCTAssertEqual(items.map(\.size), expected.map(\.size))
   }
 
+  func testWalk_ProbedInBatches_BatchesEndMidFolderAndAroundSubfolders_SameItems() throws {
+    // Files before and after a subfolder, nested twice: with a batch of 3 files, batches end
+    // inside folders and inside the recursion, so a folder's files must be re-registered after
+    // each batch. Sizes tell each item's file apart.
+    let tree = root + "/batches"
+    var size = 0
+    func write(_ relative: String) throws {
+      size += 1
+      let path = tree + "/" + relative
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(repeating: 0x20, count: size).write(to: URL(fileURLWithPath: path))
+    }
+    let files = [
+      "a1.json", "a2.json", "m/b1.json", "m/b2.json", "m/n/c1.json", "m/n/c2.json",
+      "m/n/c3.json", "m/n/c4.json", "m/z.json", "y1.json", "y2.json", "y3.json", "y4.json",
+    ]
+    for file in files { try write(file) }
+    let whole = InputWalker(roots: [tree]).items()
+    var batched = InputWalker(roots: [tree])
+    batched.probeBatch = 3
+    let (items, problems) = batched.items()
+    XCTAssertEqual(problems, [])
+    XCTAssertEqual(items.map(\.displayPath), files)
+    XCTAssertEqual(items.map(\.size), (1...files.count).map { Int64($0) })
+    XCTAssertEqual(items.map(\.folders), whole.items.map(\.folders))
+    XCTAssertEqual(items.map(\.location), whole.items.map(\.location))
+  }
+
   func testWalk_NamedPipeAmongFiles_ProblemNotOpenedOthersListed() throws {
     // Opening a named pipe for reading waits for a writer: a walk that did so would hang.
     let folder = root + "/pipes"

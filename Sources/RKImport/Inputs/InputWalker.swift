@@ -11,6 +11,10 @@ import Foundation
 public struct InputWalker: Sendable {
   public var roots: [String]
   public var zipLimits: ZipLimits
+  /// Files listed before they are probed together, on all cores: enough to keep both cores
+  /// busy for a while, few enough that their names and paths take well under a megabyte
+  /// (memory stays flat in large trees).
+  var probeBatch = 4096
 
   public init(roots: [String], zipLimits: ZipLimits = ZipLimits()) {
     self.roots = roots
@@ -50,7 +54,7 @@ public struct InputWalker: Sendable {
       } else if isDirectory.boolValue {
         var visited = Set<FolderIdentity>()
         var tree = FolderTree()
-        listTree(root, relative: [], into: &tree, visited: &visited)
+        listTree(root, relative: [], into: &tree, found: &found, visited: &visited)
         addListed(tree, into: &found)
       } else {
         if let probe = FileProbe(root) {
@@ -90,8 +94,9 @@ public struct InputWalker: Sendable {
     var inode: UInt64
   }
 
-  /// A folder tree as listed, before any file in it is opened: what the walk found, in walk
-  /// order. Files are probed afterwards all at once, on all cores (see `addListed`).
+  /// Part of a folder tree as listed, before any file in it is opened: what the walk found, in
+  /// walk order. Its files are probed together (see `addListed`) whenever `probeBatch` of them
+  /// are listed, and at the end.
   struct FolderTree {
     enum Step {
       /// A file (or a link to one) to probe: `name` in `folders[folder]`.
@@ -109,10 +114,21 @@ public struct InputWalker: Sendable {
     var folders: [Folder] = []
     var steps: [Step] = []
     var fileCount = 0
+    /// How many times the tree was probed and emptied: a folder index from an earlier batch
+    /// is void.
+    var batch = 0
+
+    /// Forgets the listed steps and folders once they have been probed and added.
+    mutating func startNextBatch() {
+      folders.removeAll(keepingCapacity: true)
+      steps.removeAll(keepingCapacity: true)
+      fileCount = 0
+      batch += 1
+    }
   }
 
   private func listTree(
-    _ path: String, relative: [String], into tree: inout FolderTree,
+    _ path: String, relative: [String], into tree: inout FolderTree, found: inout Found,
     visited: inout Set<FolderIdentity>
   ) {
     var info = stat()
@@ -128,7 +144,9 @@ public struct InputWalker: Sendable {
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
     let visible = entries.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
+    // This folder's index in `tree.folders`, valid while `tree.batch` is `folderBatch`.
     var folderIndex: Int?
+    var folderBatch = tree.batch
     for (name, type) in visible {
       let child = path + "/" + name
       var isDirectory = type == DT_DIR
@@ -142,14 +160,20 @@ public struct InputWalker: Sendable {
         tree.steps.append(
           .item(bridgeFolderItem(child, display: prefix + name, folders: relative)))
       } else if isDirectory {
-        listTree(child, relative: relative + [name], into: &tree, visited: &visited)
+        listTree(
+          child, relative: relative + [name], into: &tree, found: &found, visited: &visited)
       } else {
-        if folderIndex == nil {
+        if folderIndex == nil || folderBatch != tree.batch {
           tree.folders.append(FolderTree.Folder(path: path, relative: relative))
           folderIndex = tree.folders.count - 1
+          folderBatch = tree.batch
         }
         tree.steps.append(.file(folder: folderIndex ?? 0, name: name))
         tree.fileCount += 1
+        if tree.fileCount >= probeBatch {
+          addListed(tree, into: &found)
+          tree.startNextBatch()
+        }
       }
     }
   }
