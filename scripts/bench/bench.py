@@ -116,6 +116,8 @@ def main():
                    + cflags, check=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
 
+    # Per corpus size: (archives, CSV seconds, CSV peak MB, CSV+XLSX seconds, CSV+XLSX peak MB).
+    scaling = []
     for count in counts:
         corpus = os.path.join(args.work, f"corpus-{count}")
         if not os.path.isdir(corpus):
@@ -136,6 +138,7 @@ def main():
         t_xlsx, rss = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"] + jobs,
                             args.runs)
         rows.append(("rkexport CSV+XLSX", t_xlsx, rss))
+        scaling.append((files, t_csv, rows[1][2], t_xlsx, rss))
         t_floor_xlsx, rss = xlsx_floor_seconds(floor_xlsx, out, args.work, args.runs)
         rows.append(("bare libxlsxwriter, same cells", t_floor_xlsx, rss))
         peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
@@ -158,6 +161,15 @@ def main():
             peer_csv, peer_xlsx = rows[4][1], rows[5][1]
             print(f"speed-up over the Python peer: CSV {peer_csv / t_csv:.1f}x, "
                   f"CSV+XLSX {peer_xlsx / t_xlsx:.1f}x")
+
+    # Issue 6: time linear in the number of archives (10x ± 15 % from 10k to 100k) and peak
+    # memory flat (within 10 %); printed so that a regression in either shows in every run.
+    for (small, small_csv, small_csv_mb, small_xlsx, small_xlsx_mb), \
+            (large, large_csv, large_csv_mb, large_xlsx, large_xlsx_mb) in zip(scaling, scaling[1:]):
+        print(f"\nscaling {small:,} -> {large:,} archives ({large / small:.1f}x): "
+              f"time CSV {large_csv / small_csv:.1f}x, CSV+XLSX {large_xlsx / small_xlsx:.1f}x; "
+              f"peak memory CSV {100 * (large_csv_mb / small_csv_mb - 1):+.0f} %, "
+              f"CSV+XLSX {100 * (large_xlsx_mb / small_xlsx_mb - 1):+.0f} %")
 
 
 if __name__ == "__main__":
