@@ -35,6 +35,9 @@ public struct StatisticsContribution: Sendable {
     answerDurations = []
     let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
     questions.reserveCapacity(resultCount)
+    // At most one value and one duration per result: growing the arrays cost more than this.
+    values.reserveCapacity(resultCount)
+    answerDurations.reserveCapacity(resultCount)
     // Repeats are rare and runs short: a linear search, or a table for long runs.
     var indexByKey: [StatisticsKey: Int]? = resultCount > 32 ? [:] : nil
     var position = 0

@@ -42,7 +42,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
 
   private mutating func steps(in collection: Object) throws(ImportError) -> [StepRecord] {
     var steps = [StepRecord]()
-    for child in try collection.objects(.results) ?? [] {
+    let children = try collection.objects(.results) ?? []
+    steps.reserveCapacity(children.count)
+    for child in children {
       if child.isKind(of: "ORKStepResult") {
         steps.append(try stepRecord(from: child))
       } else if child.isKind(of: "ORKTaskResult") {
@@ -64,7 +66,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
     var record = StepRecord(
       identifier: try step.string(.identifier) ?? "",
       startDate: try step.instant(.startDate), endDate: try step.instant(.endDate))
-    for child in try step.objects(.results) ?? [] {
+    let children = try step.objects(.results) ?? []
+    record.results.reserveCapacity(children.count)
+    for child in children {
       record.results.append(try resultRecord(from: child))
     }
     if let technology = try step.string(.enabledAssistiveTechnology) {
