@@ -95,7 +95,7 @@ final class ExportOutputs {
     try inputs.writeCSV(cells)
     if let sheet = inputs.sheet, let workbookThread {
       let rows = XLSXRows(encoding: [cells], timeZone: options.timeZone)
-      try workbookThread.submit { try sheet.write(rows) }
+      try workbookThread.submit(bytes: rows.byteCount) { try sheet.write(rows) }
     }
   }
 
@@ -116,7 +116,6 @@ final class ExportOutputs {
       spool.close()
     }
     if wideCSV == nil { try wide.writeCSV() }
-    try wide.writeSheets()
     let tasks = statistics.statistics()
     if let failure = statistics.spoolFailure {
       throw OutputError(path: folder, reason: failure)
@@ -129,6 +128,9 @@ final class ExportOutputs {
     schemas = schemas.map(describingPrivacy)
     let codebookRows = Codebook.rows(for: schemas, definitions: definitions)
     try writeCSV(Codebook.schema, codebookRows)
+    // After the statistics: the workbook thread is still busy with the runs' rows, and
+    // handing it the wide rows blocks (its backlog is bounded), so the statistics come first.
+    try wide.writeSheets()
     try finishWorkbookSheets(summary: summaryRows, choices: choiceRows, codebook: codebookRows)
     for table in [taskRuns, steps, answers, inputs] {
       try table.finish()
@@ -222,7 +224,9 @@ extension ExportOutputs {
     guard let workbookThread else { return }
     let sheets = (taskRuns.sheet, steps.sheet, answers.sheet)
     let rows = (prepared.taskRunSheetRows, prepared.stepSheetRows, prepared.answerSheetRows)
-    try workbookThread.submit {
+    let bytes =
+      (rows.0?.byteCount ?? 0) + (rows.1?.byteCount ?? 0) + (rows.2?.byteCount ?? 0)
+    try workbookThread.submit(bytes: bytes) {
       if let sheet = sheets.0, let batch = rows.0 { try sheet.write(batch) }
       if let sheet = sheets.1, let batch = rows.1 { try sheet.write(batch) }
       if let sheet = sheets.2, let batch = rows.2 { try sheet.write(batch) }
@@ -272,7 +276,7 @@ struct WideSheetRows {
     let sheets = targets
     rows.removeAll()
     targets.removeAll(keepingCapacity: true)
-    try thread.submit {
+    try thread.submit(bytes: batch.byteCount) {
       var start = 0
       while start < sheets.count {
         var end = start + 1

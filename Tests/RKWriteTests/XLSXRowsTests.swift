@@ -1,4 +1,5 @@
 // Cells encoded for the workbook thread: the same text, kinds and widths as writing them directly.
+import Foundation
 import RKTable
 import XCTest
 
@@ -130,6 +131,39 @@ final class XLSXWriterThreadTests: XCTestCase {
     XCTAssertThrowsError(try thread.finish()) { XCTAssertEqual($0 as? Failure, Failure()) }
     XCTAssertEqual(log.values, [])
     XCTAssertThrowsError(try thread.submit {})
+  }
+
+  func testSubmit_WaitingJobsOverByteLimit_BlocksUntilOneFinishes() throws {
+    // The first job holds 60 of 100 bytes and waits for `release`; a second job of 60 bytes
+    // must not be queued until the first has finished, while a job of 0 bytes may be.
+    let thread = XLSXWriterThread(capacity: 64, byteLimit: 100)
+    let release = DispatchSemaphore(value: 0)
+    let started = DispatchSemaphore(value: 0)
+    let log = Log()
+    try thread.submit(bytes: 60) {
+      started.signal()
+      release.wait()
+      log.values.append(1)
+    }
+    started.wait()
+    let submitted = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      try? thread.submit(bytes: 60) { log.values.append(2) }
+      submitted.signal()
+    }
+    XCTAssertEqual(submitted.wait(timeout: .now() + 0.3), .timedOut, "queued over the limit")
+    release.signal()
+    XCTAssertEqual(submitted.wait(timeout: .now() + 10), .success)
+    try thread.finish()
+    XCTAssertEqual(log.values, [1, 2])
+  }
+
+  func testSubmit_OneJobOverByteLimit_StillRuns() throws {
+    let thread = XLSXWriterThread(capacity: 4, byteLimit: 10)
+    let log = Log()
+    for value in 0..<5 { try thread.submit(bytes: 1_000) { log.values.append(value) } }
+    try thread.finish()
+    XCTAssertEqual(log.values, Array(0..<5))
   }
 
   func testCancel_ThenSubmit_Refused() {

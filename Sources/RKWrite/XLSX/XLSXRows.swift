@@ -45,6 +45,11 @@ public struct XLSXRows: Sendable {
 
   /// Rows held.
   public var count: Int { rowEnds.count }
+  /// The memory the rows hold (their arrays' capacities), to bound a backlog of them.
+  public var byteCount: Int {
+    entries.capacity * MemoryLayout<Entry>.stride + text.capacity
+      + (rowEnds.capacity + rowWidths.capacity + truncations.capacity) * MemoryLayout<Int>.stride
+  }
   public var isEmpty: Bool { rowEnds.isEmpty }
 
   public init(timeZone: TimeZoneRule) {

@@ -4,8 +4,9 @@ import Foundation
 /// Runs workbook jobs one after another, in submission order, on one thread of its own.
 ///
 /// A workbook is not thread-safe: once jobs are submitted, every call on the workbook and its
-/// sheets must go through `submit` until `finish()` returns. At most `capacity` jobs wait:
-/// `submit` blocks when the thread falls that far behind, so memory stays flat.
+/// sheets must go through `submit` until `finish()` returns. At most `capacity` jobs, and jobs
+/// holding at most `byteLimit` bytes (as their submitters say), wait: `submit` blocks when the
+/// thread falls that far behind, so memory stays flat however large the export.
 /// After a job throws, later jobs are skipped and the error is thrown by the next `submit` and
 /// by `finish()`. Always end with `finish()` or `cancel()`: the thread runs until then.
 ///
@@ -18,32 +19,46 @@ import Foundation
 public final class XLSXWriterThread: @unchecked Sendable {
   private let condition = NSCondition()
   private let capacity: Int
-  private var jobs: [() throws -> Void] = []
+  private var jobs: [(run: () throws -> Void, bytes: Int)] = []
   /// Index of the next job to run in `jobs` (the front is dropped in bulk, not one by one).
   private var next = 0
   private var closed = false
   private var failure: Error?
   private var finished = false
   private var syncWaiters = 0
+  private let byteLimit: Int
+  /// Bytes held by the jobs submitted and not yet finished.
+  private var queuedBytes = 0
 
-  public init(capacity: Int = 64) {
+  /// - Parameters:
+  ///   - capacity: jobs waiting at most.
+  ///   - byteLimit: bytes the waiting jobs hold at most; one job larger than this still runs,
+  ///     alone. (Batches of wide rows are ~0.2 MB each: 64 of them were 13 MB.)
+  public init(capacity: Int = 64, byteLimit: Int = 4 << 20) {
     self.capacity = max(capacity, 1)
+    self.byteLimit = max(byteLimit, 1)
     let thread = Thread { [self] in run() }
     thread.name = "rkexport.xlsx"
     thread.start()
   }
 
-  /// Queues a job; blocks while `capacity` jobs wait.
+  /// Queues a job holding about `bytes` bytes of data; blocks while `capacity` jobs wait or
+  /// the waiting jobs would hold more than `byteLimit` bytes.
   ///
   /// - Throws: the first error of an earlier job, or `CancellationError` after `cancel()` or
   ///   `finish()`.
-  public func submit(_ job: @escaping () throws -> Void) throws {
+  public func submit(bytes: Int = 0, _ job: @escaping () throws -> Void) throws {
     condition.lock()
     defer { condition.unlock() }
-    while failure == nil && !closed && jobs.count - next >= capacity { condition.wait() }
+    while failure == nil && !closed
+      && (jobs.count - next >= capacity || (queuedBytes > 0 && queuedBytes + bytes > byteLimit))
+    {
+      condition.wait()
+    }
     if let failure { throw failure }
     guard !closed else { throw CancellationError() }
-    jobs.append(job)
+    jobs.append((job, bytes))
+    queuedBytes += bytes
     condition.broadcast()
   }
 
@@ -75,32 +90,41 @@ public final class XLSXWriterThread: @unchecked Sendable {
   public func cancel() {
     condition.lock()
     defer { condition.unlock() }
-    jobs.removeSubrange(next...)
+    dropWaitingJobs()
     closed = true
     condition.broadcast()
     while !finished { condition.wait() }
   }
 
   private func run() {
-    while let job = take() {
+    while let (job, bytes) = take() {
       var error: Error?
       do { try job() } catch let thrown { error = thrown }
       condition.lock()
+      queuedBytes -= bytes
       if let error {
         failure = failure ?? error
-        jobs.removeSubrange(next...)
+        dropWaitingJobs()
       }
-      // Wake a blocked `submit` only once half the room is free (fewer wake-ups), a `sync`
-      // caller at once.
-      if error != nil || syncWaiters > 0 || jobs.count - next <= capacity / 2 {
+      // Wake a blocked `submit` only once half the room is free, in jobs and in bytes (a
+      // wake-up per job cost more CPU than the workbook thread saved), a `sync` caller at
+      // once. The queue drains to empty, where both hold, so a waiting `submit` always wakes.
+      let halfFree = jobs.count - next <= capacity / 2 && queuedBytes <= byteLimit / 2
+      if error != nil || syncWaiters > 0 || halfFree {
         condition.broadcast()
       }
       condition.unlock()
     }
   }
 
-  /// The next job, or nil (and the thread marked finished) once closed and empty.
-  private func take() -> (() throws -> Void)? {
+  /// Drops the jobs not started (with the lock held).
+  private func dropWaitingJobs() {
+    for index in next..<jobs.count { queuedBytes -= jobs[index].bytes }
+    jobs.removeSubrange(next...)
+  }
+
+  /// The next job and its bytes, or nil (and the thread marked finished) once closed and empty.
+  private func take() -> (() throws -> Void, Int)? {
     condition.lock()
     defer { condition.unlock() }
     while next == jobs.count && !closed { condition.wait() }
@@ -113,7 +137,7 @@ public final class XLSXWriterThread: @unchecked Sendable {
     }
     let job = jobs[next]
     // Release the job's data now, not when the front of the queue is dropped.
-    jobs[next] = {}
+    jobs[next] = ({}, 0)
     next += 1
     if next >= 1024 && next * 2 >= jobs.count {
       jobs.removeSubrange(..<next)
