@@ -63,8 +63,10 @@ final class OrderedParallelMapTests: XCTestCase {
 
   func testOrderedParallelMap_ConsumedResults_FreedOnTheThreadThatMadeThem() {
     // Freeing into another thread's malloc arena contends for its lock: results are released
-    // by the worker that made them, except the last ones (at most a window's worth, 64 here),
-    // consumed after their worker has finished.
+    // by the worker that made them, except those consumed after their worker has finished:
+    // when it finds no input left, at most a window (64 here) waits to be taken and at most
+    // one batch taken before them is with the consumer, so 2 × 64 of 1,000. (Before, all
+    // 1,000 were freed on the consumer; a bound of one window failed about one run in 20.)
     let consumer = pthread_self()
     let freedOnConsumer = Counter()
     let freedElsewhere = Counter()
@@ -84,7 +86,7 @@ final class OrderedParallelMapTests: XCTestCase {
       Thread.sleep(forTimeInterval: 0.01)
     }
     XCTAssertEqual(freedOnConsumer.value + freedElsewhere.value, 1000, "every result freed")
-    XCTAssertLessThanOrEqual(freedOnConsumer.value, 64)
+    XCTAssertLessThanOrEqual(freedOnConsumer.value, 2 * 64)
   }
 
   func testContentHash_KnownVectors_MatchFNV1a64() {
