@@ -144,9 +144,9 @@ public struct InputWalker: Sendable {
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
     let visible = entries.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
-    // This folder's index in `tree.folders`, valid while `tree.batch` is `folderBatch`.
-    var folderIndex: Int?
-    var folderBatch = tree.batch
+    // This folder's index in `tree.folders` and the batch it was registered in: a later
+    // batch (the tree was probed and emptied meanwhile) registers it again.
+    var registered: (batch: Int, index: Int)?
     for (name, type) in visible {
       let child = path + "/" + name
       var isDirectory = type == DT_DIR
@@ -163,12 +163,15 @@ public struct InputWalker: Sendable {
         listTree(
           child, relative: relative + [name], into: &tree, found: &found, visited: &visited)
       } else {
-        if folderIndex == nil || folderBatch != tree.batch {
+        let folder: Int
+        if let registered, registered.batch == tree.batch {
+          folder = registered.index
+        } else {
           tree.folders.append(FolderTree.Folder(path: path, relative: relative))
-          folderIndex = tree.folders.count - 1
-          folderBatch = tree.batch
+          folder = tree.folders.count - 1
+          registered = (tree.batch, folder)
         }
-        tree.steps.append(.file(folder: folderIndex ?? 0, name: name))
+        tree.steps.append(.file(folder: folder, name: name))
         tree.fileCount += 1
         if tree.fileCount >= probeBatch {
           addListed(tree, into: &found)

@@ -19,7 +19,9 @@ import Foundation
 public final class XLSXWriterThread: @unchecked Sendable {
   private let condition = NSCondition()
   private let capacity: Int
-  private var jobs: [(run: () throws -> Void, bytes: Int)] = []
+  /// A queued job and the bytes its submitter said it holds.
+  private typealias Job = (run: () throws -> Void, bytes: Int)
+  private var jobs: [Job] = []
   /// Index of the next job to run in `jobs` (the front is dropped in bulk, not one by one).
   private var next = 0
   private var closed = false
@@ -97,11 +99,11 @@ public final class XLSXWriterThread: @unchecked Sendable {
   }
 
   private func run() {
-    while let (job, bytes) = take() {
+    while let job = take() {
       var error: Error?
-      do { try job() } catch let thrown { error = thrown }
+      do { try job.run() } catch let thrown { error = thrown }
       condition.lock()
-      queuedBytes -= bytes
+      queuedBytes -= job.bytes
       if let error {
         failure = failure ?? error
         dropWaitingJobs()
@@ -123,8 +125,8 @@ public final class XLSXWriterThread: @unchecked Sendable {
     jobs.removeSubrange(next...)
   }
 
-  /// The next job and its bytes, or nil (and the thread marked finished) once closed and empty.
-  private func take() -> (() throws -> Void, Int)? {
+  /// The next job, or nil (and the thread marked finished) once closed and empty.
+  private func take() -> Job? {
     condition.lock()
     defer { condition.unlock() }
     while next == jobs.count && !closed { condition.wait() }
