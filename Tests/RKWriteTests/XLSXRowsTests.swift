@@ -135,7 +135,7 @@ final class XLSXWriterThreadTests: XCTestCase {
 
   func testSubmit_WaitingJobsOverByteLimit_BlocksUntilOneFinishes() throws {
     // The first job holds 60 of 100 bytes and waits for `release`; a second job of 60 bytes
-    // must not be queued until the first has finished, while a job of 0 bytes may be.
+    // must not be queued until the first has finished.
     let thread = XLSXWriterThread(capacity: 64, byteLimit: 100)
     let release = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)

@@ -132,13 +132,13 @@ def main():
         rows.append(("I/O floor (open+read+close)", t, rss))
         shutil.rmtree(out, ignore_errors=True)
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []
-        t_csv, rss = timed([rkexport, corpus, "--out", out, "--quiet"] + jobs, args.runs)
+        t_csv, rss_csv = timed([rkexport, corpus, "--out", out, "--quiet"] + jobs, args.runs)
         answers = count_answers(out)
-        rows.append(("rkexport CSV", t_csv, rss))
-        t_xlsx, rss = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"] + jobs,
-                            args.runs)
-        rows.append(("rkexport CSV+XLSX", t_xlsx, rss))
-        scaling.append((files, t_csv, rows[1][2], t_xlsx, rss))
+        rows.append(("rkexport CSV", t_csv, rss_csv))
+        t_xlsx, rss_xlsx = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"] + jobs,
+                                 args.runs)
+        rows.append(("rkexport CSV+XLSX", t_xlsx, rss_xlsx))
+        scaling.append((files, t_csv, rss_csv, t_xlsx, rss_xlsx))
         t_floor_xlsx, rss = xlsx_floor_seconds(floor_xlsx, out, args.work, args.runs)
         rows.append(("bare libxlsxwriter, same cells", t_floor_xlsx, rss))
         peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
