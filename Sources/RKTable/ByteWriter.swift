@@ -50,6 +50,16 @@ public struct ByteWriter: ~Copyable {
     bytes.withUnsafeBufferPointer { append($0) }
   }
 
+  /// Appends a copy of bytes written before (`range` lies within the first `count` bytes).
+  public mutating func appendCopy(of range: Range<Int>) {
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= used, "range beyond the bytes written")
+    if capacity - used < range.count { grow(for: range.count) }
+    // The source ends at or before `used`, where the copy starts: the two never overlap.
+    (base + used).initialize(from: base + range.lowerBound, count: range.count)
+    used += range.count
+  }
+
   /// Forgets the bytes written, keeping the memory for the next ones.
   @inlinable
   public mutating func removeAll() { used = 0 }

@@ -16,6 +16,10 @@ public protocol RowBuilder: ~Copyable {
   /// A duration in seconds (`Cell.seconds`).
   mutating func appendSeconds(_ seconds: Double)
   mutating func endRow()
+  /// The three text fields that start every row of a task run (participant, task, run UUID;
+  /// nil is an empty field), as three `appendText` calls would append them. A builder may
+  /// render them once per run: a run's rows all start with them.
+  mutating func appendRunKey(participantID: String, taskIdentifier: String, runUUID: String?)
 }
 
 extension RowBuilder where Self: ~Copyable {
@@ -41,6 +45,14 @@ extension RowBuilder where Self: ~Copyable {
   /// Text, or an empty field for nil.
   public mutating func appendText(_ text: String?) {
     if let text { appendText(text) } else { appendEmpty() }
+  }
+
+  public mutating func appendRunKey(
+    participantID: String, taskIdentifier: String, runUUID: String?
+  ) {
+    appendText(participantID)
+    appendText(taskIdentifier)
+    appendText(runUUID)
   }
 }
 

@@ -160,9 +160,8 @@ public struct Flattener: Sendable {
   private func appendRunKey<Builder: RowBuilder & ~Copyable>(
     _ run: TaskRun, to builder: inout Builder
   ) {
-    builder.appendText(run.participantID)
-    builder.appendText(run.taskIdentifier)
-    builder.appendText(run.runUUID)
+    builder.appendRunKey(
+      participantID: run.participantID, taskIdentifier: run.taskIdentifier, runUUID: run.runUUID)
   }
 
   /// An instant, or an empty field when missing or beyond what outputs can write.

@@ -169,6 +169,66 @@ final class CSVRowBuilderTests: XCTestCase {
     XCTAssertEqual(
       try String(contentsOfFile: folder.path + "/second.csv", encoding: .utf8), "a\n2\n3\n")
   }
+
+  func testBuilder_RunKeyRenderedOnce_SameBytesAsThreeTextFields() {
+    // Keys that need quotes, a formula guard, a missing run UUID; rendered and repeated at a
+    // row's start and after another field (odd rows start with a number), changed, repeated.
+    let keys: [(String, String, String?)] = [
+      ("P1", "survey", "A-1"), ("P1", "survey", "A-1"), ("=P2", "a,b", nil), ("=P2", "a,b", nil),
+      ("P1", "survey", "A-1"), ("P1", "survey", "A-2"), ("P1", "survey", "A-2"),
+      ("P1", "survey", "A-2"), ("P1", "survey \"q\"", "A-2"),
+    ]
+    for excelSafe in [false, true] {
+      var viaKey = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
+      var viaText = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
+      for (number, key) in keys.enumerated() {
+        let leading = number % 2 == 1
+        if leading {
+          viaKey.appendInteger(Int64(number))
+          viaText.appendInteger(Int64(number))
+        }
+        viaKey.appendRunKey(participantID: key.0, taskIdentifier: key.1, runUUID: key.2)
+        viaText.appendText(key.0)
+        viaText.appendText(key.1)
+        viaText.appendText(key.2)
+        viaKey.appendText("tail")
+        viaText.appendText("tail")
+        viaKey.endRow()
+        viaText.endRow()
+      }
+      XCTAssertEqual(
+        String(decoding: viaKey.bytes, as: UTF8.self),
+        String(decoding: viaText.bytes, as: UTF8.self), "excelSafe \(excelSafe)")
+    }
+    // Checked by hand once: quoting, guard and the empty UUID field.
+    var builder = CSVRowBuilder(excelSafe: true)
+    for _ in 0..<2 {
+      builder.appendRunKey(participantID: "=P2", taskIdentifier: "a,b", runUUID: nil)
+      builder.endRow()
+    }
+    XCTAssertEqual(String(decoding: builder.bytes, as: UTF8.self), "'=P2,\"a,b\",\n'=P2,\"a,b\",\n")
+  }
+
+  func testBuilder_RunKeyAfterFlush_RenderedAgain() throws {
+    let folder = try makeScratchFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let schema = TableSchema(
+      name: "t",
+      columns: [Column("p", .string, ""), Column("t", .string, ""), Column("r", .string, "")])
+    let writer = try CSVWriter(path: folder.path + "/t.csv", schema: schema)
+    var builder = CSVRowBuilder()
+    builder.appendRunKey(participantID: "P1", taskIdentifier: "t", runUUID: "U")
+    builder.endRow()
+    try builder.flush(into: writer)
+    // The key's bytes went with the flushed buffer: the same key is rendered in full again.
+    builder.appendRunKey(participantID: "P1", taskIdentifier: "t", runUUID: "U")
+    builder.endRow()
+    try builder.flush(into: writer)
+    try writer.finish()
+    XCTAssertEqual(
+      try String(contentsOfFile: folder.path + "/t.csv", encoding: .utf8), "p,t,r\nP1,t,U\nP1,t,U\n"
+    )
+  }
 }
 
 private let t0ms: Int64 = 1_463_427_265_846

@@ -17,6 +17,9 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
   public private(set) var rowCount = 0
   private var atRowStart = true
   private var instants = ISO8601Writer()
+  /// The last run key appended, and where its fields were rendered in `buffer`.
+  private var runKey: (participantID: String, taskIdentifier: String, runUUID: String?)?
+  private var runKeyRange = 0..<0
 
   public init(timeZone: TimeZoneRule = .utc, excelSafe: Bool = false, capacity: Int = 0) {
     self.timeZone = timeZone
@@ -69,6 +72,27 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
     CSVFieldEncoder.appendSeconds(seconds, to: &buffer)
   }
 
+  /// Renders the key once and copies those bytes into the run's later rows. The fields are
+  /// compared first; for the same Strings that is a comparison of their storage.
+  public mutating func appendRunKey(
+    participantID: String, taskIdentifier: String, runUUID: String?
+  ) {
+    if let runKey, runKey.participantID == participantID,
+      runKey.taskIdentifier == taskIdentifier, runKey.runUUID == runUUID
+    {
+      separate()
+      buffer.appendCopy(of: runKeyRange)
+      return
+    }
+    // The range starts after the comma that separates the key from a field before it.
+    let start = atRowStart ? buffer.count : buffer.count + 1
+    appendText(participantID)
+    appendText(taskIdentifier)
+    appendText(runUUID)
+    runKey = (participantID, taskIdentifier, runUUID)
+    runKeyRange = start..<buffer.count
+  }
+
   public mutating func endRow() {
     buffer.append(0x0A)
     atRowStart = true
@@ -81,6 +105,7 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
     let rows = rowCount
     try buffer.withUnsafeBytes { try writer.writeRendered($0, rowCount: rows) }
     buffer.removeAll()
+    runKey = nil
     rowCount = 0
   }
 
