@@ -51,6 +51,41 @@ final class BPlistDocumentTests: XCTestCase {
     XCTAssertEqual(ascii.string(asciiHeader).count, 40)
   }
 
+  func testUTF16Strings_AnyUnits_SameAsStandardLibraryDecoding() throws {
+    // Hand-built strings of random units, mostly around the surrogate ranges, including
+    // unpaired and reversed surrogates: each must decode as `String(decoding:as:)` does.
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next() -> UInt64 {
+      state ^= state << 13
+      state ^= state >> 7
+      state ^= state << 17
+      return state
+    }
+    let interesting: [UInt16] = [
+      0x41, 0xE9, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF,
+    ]
+    for trial in 0..<500 {
+      let count = trial == 0 ? 0 : Int(next() % 40) + 1
+      let units: [UInt16] = (0..<count).map { _ in
+        let pick = next()
+        return pick & 1 == 0
+          ? interesting[Int(pick >> 1) % interesting.count] : UInt16(truncatingIfNeeded: pick >> 8)
+      }
+      // Marker 0x6F, the unit count as a two-byte integer object, the big-endian units.
+      var bytes = Array("bplist00".utf8) + [0x6F, 0x11, UInt8(count >> 8), UInt8(count & 0xFF)]
+      for unit in units { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+      let tableOffset = bytes.count
+      bytes += [8]
+      bytes += [0, 0, 0, 0, 0, 0, 1, 1] + be(1) + be(0) + be(UInt64(tableOffset))
+      let document = try BPlistDocument(bytes: bytes)
+      let header = try document.header(0)
+      XCTAssertTrue(header.isUTF16 || count == 0)
+      XCTAssertEqual(
+        Array(document.string(header).utf8), Array(String(decoding: units, as: UTF16.self).utf8),
+        "units \(units.map { String($0, radix: 16) })")
+    }
+  }
+
   func testScalars_DateDataUIDBoolReal() throws {
     let objects: [PlistObject] = [
       .array([1, 2, 3, 4, 5]), .date(485_124_865.5), .data([1, 2, 3]), .uid(300), .bool(true),
