@@ -85,6 +85,36 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     return builder.bytes(root: task)
   }
 
+  func testPlainDate_OnceItsClassIsRead_ReadInPlaceWithTheSameValue() throws {
+    let builder = ArchiveBuilder()
+    let first = builder.date(100)
+    let second = builder.date(250.5)
+    let threeKeys = builder.object("NSDate", [("NS.time", .real(7)), ("note", .string("x"))])
+    let fakes = (0..<2).map { _ in
+      builder.object("ORKFake", classes: ["ORKFake", "NSObject"], [("NS.time", .real(3))])
+    }
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain,
+      [("identifier", .string("survey")), ("startDate", .uid(first)), ("endDate", .uid(second))])
+    let bytes = builder.bytes(root: task)
+    let archive = try KeyedArchive(bytes: bytes)
+    // The class record is not read yet: the general path reads the first date.
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(second), depth: 1))
+    _ = try archive.value(uid: first, depth: 1)
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(first), depth: 1), "resolved already")
+    XCTAssertNil(
+      archive.plainDateSeconds(uid: Int(second), depth: KeyedArchive.maximumDepth + 1),
+      "too deep: the general path reports it")
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(threeKeys), depth: 1))
+    _ = try archive.value(uid: fakes[0], depth: 1)
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(fakes[1]), depth: 1), "not an NSDate class")
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(task), depth: 1))
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(second), depth: 1), 250.5)
+    let runs = try KeyedArchiveImporter.importRuns(from: bytes)
+    XCTAssertEqual(runs.first?.startDate, Instant(secondsSinceReferenceDate: 100))
+    XCTAssertEqual(runs.first?.endDate, Instant(secondsSinceReferenceDate: 250.5))
+  }
+
   func testDateTime_IntegerOrFloat_TakesTheGeneralPath() throws {
     for time in [ArchiveBuilder.Value.real(100), .int(100)] {
       let runs = try KeyedArchiveImporter.importRuns(from: task(startTime: time))

@@ -46,7 +46,12 @@ extension ArchivedObject: ResultObject {
   }
 
   func instant(_ key: FieldKey) throws(ImportError) -> Instant? {
-    try typed(key, "a date") { v throws(ImportError) in try archive.instant(v) }
+    if let uid = uidValue(forKey: key),
+      let seconds = archive.plainDateSeconds(uid: uid, depth: depth + 1)
+    {
+      return Instant(secondsSinceReferenceDate: seconds)
+    }
+    return try typed(key, "a date") { v throws(ImportError) in try archive.instant(v) }
   }
 
   func uuidString(_ key: FieldKey) throws(ImportError) -> String? {

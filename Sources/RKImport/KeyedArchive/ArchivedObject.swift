@@ -92,6 +92,15 @@ struct ArchivedObject {
     return pair.number
   }
 
+  /// The UID stored under `key`, when the object's pairs are stored and the value is one;
+  /// nil otherwise (the caller then takes the general path).
+  @inline(__always)
+  func uidValue(forKey key: FieldKey) -> Int? {
+    guard knownKeys.contains(key), resolved.pairStart >= 0, let pair = pair(key), pair.isUID
+    else { return nil }
+    return pair.number
+  }
+
   /// The value under `key`: nil when absent, `.null` for `$null`.
   @inline(__always)
   func value(forKey key: FieldKey) throws(ImportError) -> ArchiveValue? {

@@ -168,6 +168,53 @@ final class KeyedArchive {
     return .object(ArchivedObject(archive: self, uid: number, depth: depth, resolved: resolved))
   }
 
+  /// `NS.time` of archive object `uid` when it is a plain NSDate met for the first time: a
+  /// dictionary of exactly `NS.time` (an 8-byte real) and `$class` (the UID of a class
+  /// record already read, decoding as NSDate). nil for anything else, which the caller then
+  /// reads through `value(uid:depth:)`, reporting what is wrong. Dates are the most frequent
+  /// objects (two per task, step and result): this skips their pair storage, class lookup and
+  /// object record. Counts one visit, as `value(uid:depth:)` does.
+  func plainDateSeconds(uid: Int, depth: Int) -> Double? {
+    guard uid > 0, uid < objectRefs.count, objects.entry(uid) == nil,
+      depth <= Self.maximumDepth, visitsLeft.pointee > 1,
+      let start = plist.checkedOffset(of: objectRefs[uid])
+    else { return nil }
+    let refSize = plist.refSize
+    // Marker 0xD2: a dictionary of two pairs, whose four references lie before the offset table.
+    guard plist.bytes[start] == 0xD2, 4 * refSize < plist.offsetTableOffset - start else {
+      return nil
+    }
+    var timeRef = -1
+    var classUID = -1
+    let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return false }
+      for index in 0..<2 {
+        let keyRef = Int(
+          BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
+        let valueRef = Int(
+          BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
+        guard keyRef < plist.objectCount, valueRef < plist.objectCount else { return false }
+        let code = keyIDs.code(
+          keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
+        if code == FieldKey.nsTime.rawValue, timeRef < 0 {
+          timeRef = valueRef
+        } else if code == FieldKey.classMarker.rawValue, classUID < 0,
+          let uid = plist.inlineUID(valueRef), uid > 0, uid < UInt64(objectRefs.count)
+        {
+          classUID = Int(uid)
+        } else {
+          return false
+        }
+      }
+      return true
+    }
+    guard matched, let classIndex = classes.index(ofUID: classUID),
+      classes.foundation(classIndex) == .date, let seconds = plist.inlineDouble(timeRef)
+    else { return nil }
+    visitsLeft.pointee -= 1
+    return seconds
+  }
+
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
   /// `number` is the archive object being entered (nil for an inline container).
   @inline(__always)
