@@ -176,43 +176,59 @@ final class KeyedArchive {
   /// object record. Counts one visit, as `value(uid:depth:)` does.
   func plainDateSeconds(uid: Int, depth: Int) -> Double? {
     guard uid > 0, uid < objectRefs.count, objects.entry(uid) == nil,
-      depth <= Self.maximumDepth, visitsLeft.pointee > 1,
-      let start = plist.checkedOffset(of: objectRefs[uid])
+      depth <= Self.maximumDepth, visitsLeft.pointee > 1
     else { return nil }
+    let objectRef = objectRefs[uid]
     let refSize = plist.refSize
-    // Marker 0xD2: a dictionary of two pairs, whose four references lie before the offset table.
-    guard plist.bytes[start] == 0xD2, 4 * refSize < plist.offsetTableOffset - start else {
-      return nil
-    }
-    var timeRef = -1
-    var classUID = -1
-    let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return false }
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = plist.objectCount
+    let uidCount = UInt64(objectRefs.count)
+    let matcher = FieldKeyMatcher.table
+    // Read from the buffer as `readPairs` reads (the offset table was checked when the plist
+    // was opened); the checks are `checkedOffset`'s, `inlineUID`'s and `inlineDouble`'s.
+    let found = plist.bytes.withUnsafeBufferPointer { buffer -> (time: Double, classUID: Int)? in
+      guard let base = buffer.baseAddress else { return nil }
+      func offset(of ref: Int) -> Int? {
+        let offset = Int(
+          BPlistDocument.readBigEndian(base, at: tableStart &+ ref &* offsetSize, offsetSize))
+        return offset >= 8 && offset < tableStart ? offset : nil
+      }
+      // Marker 0xD2: a dictionary of two pairs, whose four references lie before the table.
+      guard let start = offset(of: objectRef), base[start] == 0xD2,
+        4 * refSize < tableStart - start
+      else { return nil }
+      var time: Double?
+      var classUID: Int?
       for index in 0..<2 {
         let keyRef = Int(
           BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
         let valueRef = Int(
           BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
-        guard keyRef < plist.objectCount, valueRef < plist.objectCount else { return false }
-        let code = keyIDs.code(
-          keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
-        if code == FieldKey.nsTime.rawValue, timeRef < 0 {
-          timeRef = valueRef
-        } else if code == FieldKey.classMarker.rawValue, classUID < 0,
-          let uid = plist.inlineUID(valueRef), uid > 0, uid < UInt64(objectRefs.count)
+        guard keyRef < objectCount, valueRef < objectCount, let value = offset(of: valueRef)
+        else { return nil }
+        let code = keyIDs.code(keyRef, at: base, count: buffer.count, in: plist, matching: matcher)
+        let marker = base[value]
+        if code == FieldKey.nsTime.rawValue, time == nil, marker == 0x23, tableStart - value > 8 {
+          time = Double(bitPattern: BPlistDocument.readBigEndian(base, at: value + 1, 8))
+        } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
+          marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - value
         {
-          classUID = Int(uid)
+          let classRef = BPlistDocument.readBigEndian(base, at: value + 1, Int(marker & 0x0F) + 1)
+          guard classRef > 0, classRef < uidCount else { return nil }
+          classUID = Int(classRef)
         } else {
-          return false
+          return nil
         }
       }
-      return true
+      guard let time, let classUID else { return nil }
+      return (time, classUID)
     }
-    guard matched, let classIndex = classes.index(ofUID: classUID),
-      classes.foundation(classIndex) == .date, let seconds = plist.inlineDouble(timeRef)
+    guard let found, let classIndex = classes.index(ofUID: found.classUID),
+      classes.foundation(classIndex) == .date
     else { return nil }
     visitsLeft.pointee -= 1
-    return seconds
+    return found.time
   }
 
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
