@@ -115,6 +115,53 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(runs.first?.endDate, Instant(secondsSinceReferenceDate: 250.5))
   }
 
+  func testPlainString_EveryLengthEncoding_SameTextAsTheGeneralPath() throws {
+    let builder = ArchiveBuilder()
+    // Lengths in the marker, in a one-byte and a two-byte integer, in a four-byte one (the
+    // general path's), and a UTF-16 string (also the general path's).
+    let texts = [
+      "", "a", String(repeating: "b", count: 14), String(repeating: "c", count: 15),
+      String(repeating: "d", count: 255), String(repeating: "e", count: 256),
+      String(repeating: "f", count: 70_000), "Zürich",
+    ]
+    let uids = texts.map { builder.string($0) }
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain, [("identifier", .uid(uids[3]))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    for (text, uid) in zip(texts, uids) {
+      let general = try archive.string(archive.value(uid: uid, depth: 1))
+      XCTAssertEqual(general, text)
+      let plain = archive.plainString(uid: Int(uid))
+      if text.utf8.count >= 65_536 || text == "Zürich" {
+        XCTAssertNil(plain, "left to the general path")
+      } else {
+        XCTAssertEqual(plain, text)
+      }
+    }
+    XCTAssertNil(archive.plainString(uid: 0), "$null")
+    XCTAssertNil(archive.plainString(uid: Int(task)), "a dictionary")
+    XCTAssertNil(archive.plainString(uid: 1 << 20), "out of range")
+  }
+
+  func testPlainString_BytesOver0x7F_RepairedAsTheGeneralPathDoes() throws {
+    // A hand-built plist whose "ASCII" string holds é in UTF-8 and a stray 0xFF.
+    let builder = ArchiveBuilder()
+    let placeholder = builder.string("XXXXX")
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain, [("identifier", .uid(placeholder))])
+    var bytes = builder.bytes(root: task)
+    let marker = Array("XXXXX".utf8)
+    let at = try XCTUnwrap(
+      (0..<(bytes.count - 6)).first {
+        bytes[$0] == 0x55 && Array(bytes[($0 + 1)...($0 + 5)]) == marker
+      })
+    bytes.replaceSubrange((at + 1)...(at + 5), with: [0x61, 0xC3, 0xA9, 0xFF, 0x62])
+    let archive = try KeyedArchive(bytes: bytes)
+    let general = try archive.string(archive.value(uid: placeholder, depth: 1))
+    XCTAssertEqual(general, "aé\u{FFFD}b")
+    XCTAssertEqual(archive.plainString(uid: Int(placeholder)), general)
+  }
+
   func testDateTime_IntegerOrFloat_TakesTheGeneralPath() throws {
     for time in [ArchiveBuilder.Value.real(100), .int(100)] {
       let runs = try KeyedArchiveImporter.importRuns(from: task(startTime: time))

@@ -34,7 +34,8 @@ extension ArchivedObject: ResultObject {
   }
 
   func string(_ key: FieldKey) throws(ImportError) -> String? {
-    try typed(key, "a string") { v throws(ImportError) in try archive.string(v) }
+    if let uid = uidValue(forKey: key), let text = archive.plainString(uid: uid) { return text }
+    return try typed(key, "a string") { v throws(ImportError) in try archive.string(v) }
   }
 
   func number(_ key: FieldKey) throws(ImportError) -> NumberValue? {

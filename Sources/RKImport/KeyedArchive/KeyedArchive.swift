@@ -231,6 +231,38 @@ final class KeyedArchive {
     return found.time
   }
 
+  /// The text of archive object `uid` when it is a string stored as bytes (marker 0x5n: how
+  /// NSKeyedArchiver stores ASCII strings, the usual identifiers), decoded as
+  /// `BPlistDocument.string` decodes it; nil for anything else, which the caller reads through
+  /// `value(uid:depth:)`. Strings are leaves: that path counts no visit for them either.
+  func plainString(uid: Int) -> String? {
+    guard uid > 0, uid < objectRefs.count, let start = plist.checkedOffset(of: objectRefs[uid])
+    else { return nil }
+    let tableStart = plist.offsetTableOffset
+    return plist.bytes.withUnsafeBufferPointer { buffer -> String? in
+      guard let base = buffer.baseAddress, base[start] >> 4 == 0x5 else { return nil }
+      var first = start + 1
+      var length = Int(base[start] & 0x0F)
+      if length == 0x0F {
+        // A longer string's length follows as a one- or two-byte integer object.
+        guard first + 1 < tableStart else { return nil }
+        switch base[first] {
+        case 0x10:
+          length = Int(base[first + 1])
+          first += 2
+        case 0x11:
+          guard first + 2 < tableStart else { return nil }
+          length = Int(base[first + 1]) << 8 | Int(base[first + 2])
+          first += 3
+        default: return nil
+        }
+      }
+      guard length <= tableStart - first else { return nil }
+      return String(
+        decoding: UnsafeBufferPointer(start: base + first, count: length), as: UTF8.self)
+    }
+  }
+
   /// Counts one decoding step and enforces the depth cap, naming a cycle when there is one.
   /// `number` is the archive object being entered (nil for an inline container).
   @inline(__always)
