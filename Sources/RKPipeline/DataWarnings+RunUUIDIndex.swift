@@ -87,9 +87,11 @@ final class RunUUIDIndex {
   // MARK: - Segments
 
   private func spillPending() {
-    let records = pending.map { key, seen in
+    // Sorted in place: `sorted` would hold a second copy of every record meanwhile.
+    var records = pending.map { key, seen in
       Record(high: key.high, low: key.low, file: seen.file, number: seen.number)
-    }.sorted { ($0.high, $0.low) < ($1.high, $1.low) }
+    }
+    records.sort { ($0.high, $0.low) < ($1.high, $1.low) }
     guard let segment = write(records) else {
       canSpill = false
       return
@@ -145,6 +147,8 @@ final class RunUUIDIndex {
   }
 
   private func rebuildFilter(capacity: Int) {
+    // The old filter goes first: it is rebuilt from the segments, not copied.
+    filter = BlockedBloomFilter(capacity: 0)
     filter = BlockedBloomFilter(capacity: capacity)
     for segment in segments {
       var reader = SegmentReader(descriptor: descriptor, segment: segment)

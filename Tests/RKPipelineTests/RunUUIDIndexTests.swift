@@ -7,6 +7,30 @@ import XCTest
 @testable import RKPipeline
 
 final class RunUUIDIndexTests: XCTestCase {
+  func testUUIDBits_HexDigitsWithOrWithoutHyphensAnyCase_AreTheBitsElseNil() {
+    // The bits written out by hand from the digits.
+    let expected = UUIDBits(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+    XCTAssertEqual(UUIDBits("01234567-89ab-cdef-fedc-ba9876543210"), expected)
+    XCTAssertEqual(UUIDBits("01234567-89AB-CDEF-FEDC-BA9876543210"), expected)
+    XCTAssertEqual(UUIDBits("0123456789abCDEFfedcba9876543210"), expected)
+    // Foundation's own parse agrees on a random UUID.
+    let uuid = UUID()
+    let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+    let high = bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    let low = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    XCTAssertEqual(UUIDBits(uuid.uuidString), UUIDBits(high: high, low: low))
+    // Not 32 hex digits: no bits (the check then keys the text itself).
+    XCTAssertNil(UUIDBits(""))
+    XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba987654321"))
+    XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba98765432100"))
+    XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba987654321g"))
+    XCTAssertNil(UUIDBits("01234567 89ab cdef fedc ba9876543210"))
+    XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba98765432é0"))
+    // A bridged-looking, non-contiguous source is read the same.
+    let sliced = String("x01234567-89ab-cdef-fedc-ba9876543210".dropFirst())
+    XCTAssertEqual(UUIDBits(sliced), expected)
+  }
+
   func testIndex_SpilledAndMergedSegments_FindEveryUUIDAndNoOther() throws {
     let directory = NSTemporaryDirectory() + "rkexport-uuids-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
