@@ -127,28 +127,43 @@ def main():
         files, size = corpus_size(corpus)
         timed([floor, corpus], 1)  # warm the page cache
         out = os.path.join(args.work, "out")
-        rows = []
-        t, rss = timed([floor, corpus], args.runs)
-        rows.append(("I/O floor (open+read+close)", t, rss))
         shutil.rmtree(out, ignore_errors=True)
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []
-        t_csv, rss_csv = timed([rkexport, corpus, "--out", out, "--quiet"] + jobs, args.runs)
+        csv_command = [rkexport, corpus, "--out", out, "--quiet"] + jobs
+        xlsx_command = csv_command + ["--xlsx"]
+        timed(csv_command, 1)  # the outputs the XLSX floor writes again, and a warm-up
         answers = count_answers(out)
-        rows.append(("rkexport CSV", t_csv, rss_csv))
-        t_xlsx, rss_xlsx = timed([rkexport, corpus, "--out", out, "--quiet", "--xlsx"] + jobs,
-                                 args.runs)
-        rows.append(("rkexport CSV+XLSX", t_xlsx, rss_xlsx))
-        scaling.append((files, t_csv, rss_csv, t_xlsx, rss_xlsx))
-        t_floor_xlsx, rss = xlsx_floor_seconds(floor_xlsx, out, args.work, args.runs)
-        rows.append(("bare libxlsxwriter, same cells", t_floor_xlsx, rss))
         peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
                 "--out", os.path.join(args.work, "peer-out")]
-        if not args.skip_peer:
-            rows.append(("Python peer CSV", *timed(peer, 1)))
-            rows.append(("Python peer CSV+XLSX", *timed(peer + ["--xlsx"], 1)))
+        # Round robin: one run of every tool per round, so that a host that gets slower or
+        # faster during the bench (shared machines do) moves all figures alike and the ratios
+        # stay honest. The peer runs once, in the middle round.
+        measured = {name: ([], []) for name in ("floor", "csv", "xlsx", "xlsx_floor")}
+        peer_rows = []
+        for round_number in range(args.runs):
+            for name, measure in (("floor", lambda: timed([floor, corpus], 1)),
+                                  ("csv", lambda: timed(csv_command, 1)),
+                                  ("xlsx", lambda: timed(xlsx_command, 1)),
+                                  ("xlsx_floor",
+                                   lambda: xlsx_floor_seconds(floor_xlsx, out, args.work, 1))):
+                seconds, peak = measure()
+                measured[name][0].append(seconds)
+                measured[name][1].append(peak)
+            if not args.skip_peer and round_number == args.runs // 2:
+                peer_rows.append(("Python peer CSV", *timed(peer, 1)))
+                peer_rows.append(("Python peer CSV+XLSX", *timed(peer + ["--xlsx"], 1)))
+        figures = {name: (statistics.median(walls), max(peaks))
+                   for name, (walls, peaks) in measured.items()}
+        (t_csv, rss_csv), (t_xlsx, rss_xlsx) = figures["csv"], figures["xlsx"]
+        t_floor_xlsx = figures["xlsx_floor"][0]
+        rows = [("I/O floor (open+read+close)", *figures["floor"]),
+                ("rkexport CSV", t_csv, rss_csv),
+                ("rkexport CSV+XLSX", t_xlsx, rss_xlsx),
+                ("bare libxlsxwriter, same cells", *figures["xlsx_floor"])] + peer_rows
+        scaling.append((files, t_csv, rss_csv, t_xlsx, rss_xlsx))
 
         print(f"\ncorpus: {files:,} archives, {size / 1e6:.1f} MB, {answers:,} answers "
-              f"(median of {args.runs} runs; the peer runs once)")
+              f"(median of {args.runs} rounds, every tool once a round; the peer runs once)")
         print(f"{'tool':32} {'wall s':>8} {'archives/s':>11} {'MB/s':>8} {'answers/s':>11} {'peak MB':>8}")
         for name, wall, peak in rows:
             print(f"{name:32} {wall:8.2f} {files / wall:11,.0f} {size / 1e6 / wall:8.1f} "
