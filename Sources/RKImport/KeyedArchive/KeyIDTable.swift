@@ -112,25 +112,10 @@ final class KeyIDTable {
     let end = plist.offsetTableOffset
     return plist.bytes.withUnsafeBufferPointer { buffer -> KeySlot? in
       guard let base = buffer.baseAddress else { return nil }
-      let marker = base[start]
-      guard marker >> 4 == 0x5 else { return nil }
-      var first = start + 1
-      var length = Int(marker & 0x0F)
-      if length == 0x0F {
-        // A long string's length follows as a 1- or 2-byte integer object.
-        guard first + 1 < end else { return nil }
-        switch base[first] {
-        case 0x10:
-          length = Int(base[first + 1])
-          first += 2
-        case 0x11:
-          guard first + 2 < end else { return nil }
-          length = Int(base[first + 1]) << 8 | Int(base[first + 2])
-          first += 3
-        default: return nil
-        }
-      }
-      guard length <= end - first else { return nil }
+      guard let span = BPlistDocument.byteStringSpan(at: start, in: base, end: end)
+      else { return nil }
+      let first = span.lowerBound
+      let length = span.count
       guard length < FieldKeyMatcher.lengthLimit else { return .other }
       let key: FieldKey?
       if first + 32 <= buffer.count {

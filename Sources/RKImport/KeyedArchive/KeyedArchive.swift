@@ -240,26 +240,12 @@ final class KeyedArchive {
     else { return nil }
     let tableStart = plist.offsetTableOffset
     return plist.bytes.withUnsafeBufferPointer { buffer -> String? in
-      guard let base = buffer.baseAddress, base[start] >> 4 == 0x5 else { return nil }
-      var first = start + 1
-      var length = Int(base[start] & 0x0F)
-      if length == 0x0F {
-        // A longer string's length follows as a one- or two-byte integer object.
-        guard first + 1 < tableStart else { return nil }
-        switch base[first] {
-        case 0x10:
-          length = Int(base[first + 1])
-          first += 2
-        case 0x11:
-          guard first + 2 < tableStart else { return nil }
-          length = Int(base[first + 1]) << 8 | Int(base[first + 2])
-          first += 3
-        default: return nil
-        }
-      }
-      guard length <= tableStart - first else { return nil }
+      guard let base = buffer.baseAddress,
+        let span = BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
+      else { return nil }
       return String(
-        decoding: UnsafeBufferPointer(start: base + first, count: length), as: UTF8.self)
+        decoding: UnsafeBufferPointer(start: base + span.lowerBound, count: span.count),
+        as: UTF8.self)
     }
   }
 

@@ -83,6 +83,35 @@ extension BPlistDocument {
     return (Int(value), offset + 1 + size)
   }
 
+  /// The bytes of the string object at `start` when it is stored as bytes (marker 0x5n: ASCII,
+  /// or UTF-8 from lenient writers) with its length in the marker or in a one- or two-byte
+  /// integer object after it; nil for anything else (UTF-16, a four-byte length, another
+  /// type, a length reaching past `end`, the offset table's start).
+  @inline(__always)
+  static func byteStringSpan(
+    at start: Int, in base: UnsafePointer<UInt8>, end: Int
+  ) -> Range<Int>? {
+    let marker = base[start]
+    guard marker >> 4 == 0x5 else { return nil }
+    var first = start + 1
+    var length = Int(marker & 0x0F)
+    if length == 0x0F {
+      guard first + 1 < end else { return nil }
+      switch base[first] {
+      case 0x10:
+        length = Int(base[first + 1])
+        first += 2
+      case 0x11:
+        guard first + 2 < end else { return nil }
+        length = Int(base[first + 1]) << 8 | Int(base[first + 2])
+        first += 3
+      default: return nil
+      }
+    }
+    guard length <= end - first else { return nil }
+    return first..<(first + length)
+  }
+
   /// The big-endian unsigned integer of `size` (1…8) bytes at `offset`; the caller checked
   /// that they lie in the buffer.
   @inline(__always)
