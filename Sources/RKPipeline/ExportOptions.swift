@@ -2,6 +2,10 @@
 import RKModel
 import RKTable
 import RKTidy
+import RKWrite
+
+/// How hard `results.xlsx` is compressed (`--xlsx-compression`).
+public typealias XLSXCompression = XLSXWorkbook.Compression
 
 /// The settings of one export run.
 public struct ExportOptions: Sendable {
@@ -16,6 +20,8 @@ public struct ExportOptions: Sendable {
   public var jobs: Int
   /// Also write `results.xlsx`.
   public var writeXLSX: Bool
+  /// How hard `results.xlsx` is compressed: `.fast` (zlib level 1) unless asked otherwise.
+  public var xlsxCompression: XLSXCompression = .fast
   /// Survey definition files (SurveyNative questions JSON) that label and interpret answers.
   public var surveyDefinitions: [String]
   /// The `--state` file of incremental runs; nil exports everything every time.

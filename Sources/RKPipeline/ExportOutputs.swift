@@ -46,7 +46,7 @@ final class ExportOutputs {
         path: folder + "/results.xlsx",
         options: XLSXWorkbook.Options(
           title: "rkexport results", created: Date(), rkexportVersion: rkexportLibraryVersion,
-          timeZone: options.timeZone))
+          timeZone: options.timeZone, compression: options.xlsxCompression))
       workbook = book
       summarySheet = try book.addTableSheet(
         name: "summary", schema: SummaryTable.schema, note: nil)

@@ -39,6 +39,14 @@ struct ExportCommand: ParsableCommand {
   @Flag(help: "Also write results.xlsx, with real Excel dates, a summary and charts.")
   var xlsx = false
 
+  @Option(
+    name: .customLong("xlsx-compression"),
+    help: ArgumentHelp(
+      "How hard results.xlsx is compressed: fast (zlib level 1, the default) or standard "
+        + "(libxlsxwriter's own level 6: files about a fifth smaller, closed about 2.5x slower).",
+      valueName: "fast|standard"))
+  var xlsxCompression: XLSXCompression?
+
   @OptionGroup var cron: CronOptions
 
   @OptionGroup(title: "Sharing") var privacy: PrivacyFlags
@@ -48,6 +56,9 @@ struct ExportCommand: ParsableCommand {
       throw ValidationError(
         "--tz '\(timeZone)' is not a time zone this system knows; use a name such as "
           + "Europe/Zurich or America/New_York, or UTC.")
+    }
+    if xlsxCompression != nil && !xlsx {
+      throw ValidationError("--xlsx-compression applies to results.xlsx: add --xlsx.")
     }
     if cron.append && xlsx {
       throw ValidationError(
@@ -66,6 +77,7 @@ struct ExportCommand: ParsableCommand {
       writeXLSX: xlsx,
       surveyDefinitions: input.surveyDefinitions
     )
+    options.xlsxCompression = xlsxCompression ?? .fast
     options.statePath = cron.state
     options.append = cron.append
     options.since = cron.since.flatMap(CronOptions.parseInstant)
@@ -94,6 +106,8 @@ struct ExportCommand: ParsableCommand {
     if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
   }
 }
+
+extension XLSXCompression: ExpressibleByArgument {}
 
 func printError(_ line: String) {
   FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -13,7 +13,7 @@ struct RKExportCommand: ParsableCommand {
         summary.csv, choices.csv, codebook.csv, datapackage.json, results.xlsx (--xlsx)
 
       Export options (see rkexport export --help): --out <dir>, --tz <zone>, --xlsx,
-      --participant-pattern <regex>, --survey-definition <file>, --jobs <n>, --quiet,
+      --xlsx-compression fast|standard, --participant-pattern <regex>, --survey-definition <file>, --jobs <n>, --quiet,
       --state <file>, --append, --since <date>, --log-format text|json, --file-timeout <s>.
 
       Exit status: 0 every input was read; 1 some inputs failed (the others are exported and \

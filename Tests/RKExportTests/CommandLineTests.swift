@@ -1,4 +1,5 @@
 // The command line as users meet it: help, usage errors and exit statuses (design.md §4).
+import Foundation
 import XCTest
 
 final class CommandLineTests: XCTestCase {
@@ -36,6 +37,29 @@ final class CommandLineTests: XCTestCase {
     let dir = try Workdir()
     let result = try dir.run([])
     XCTAssertEqual(result.status, 2, result.command)
+  }
+
+  func testUsage_XLSXCompressionWithoutXLSX_ExitsTwoSayingAddXLSX() throws {
+    let dir = try Workdir()
+    let result = try dir.run([
+      Workdir.packageRoot.path + "/samples/study", "--xlsx-compression", "standard",
+    ])
+    XCTAssertEqual(result.status, 2, result.command)
+    XCTAssertTrue(result.stderr.contains("add --xlsx"), result.stderr)
+  }
+
+  func testExport_XLSXCompression_DefaultFastStandardOnRequest() throws {
+    let dir = try Workdir()
+    let study = Workdir.packageRoot.path + "/samples/study"
+    for (arguments, expectedBits) in [([], 0b110), (["--xlsx-compression", "standard"], 0)] {
+      let result = try dir.run([study, "--xlsx", "--out", "out", "--quiet"] + arguments)
+      XCTAssertEqual(result.status, 0, result.command + "\n" + result.stderr)
+      // The first local file header (APPNOTE 4.3.7): signature, version, then the flags,
+      // whose bits 1 and 2 minizip sets from the deflate level (level 1: both, level 6: none).
+      let bytes = [UInt8](try Data(contentsOf: dir.root.appendingPathComponent("out/results.xlsx")))
+      XCTAssertEqual(Array(bytes[0..<4]), [0x50, 0x4B, 0x03, 0x04])
+      XCTAssertEqual(Int(bytes[6]) & 0b110, expectedBits, result.command)
+    }
   }
 
   func testExport_MissingInput_ExitsThreeAndSaysWhy() throws {

@@ -9,12 +9,13 @@ Run after `rkexport ... --xlsx --out $RKEXPORT_OUT` (scripts/test does).
 import datetime
 import math
 import re
+import zipfile
 
 import pytest
 from openpyxl.utils import get_column_letter
 
 from exported import (IDENTIFIER_COLUMNS, LEADING_SHEETS, NEEDS_ALL_SAMPLES, NEEDS_EXPORT,
-                      TRAILING_SHEETS, field_types, parse_instant, read_csv, sheet_values,
+                      OUT, TRAILING_SHEETS, field_types, parse_instant, read_csv, sheet_values,
                       to_millis, wide_tables, workbook)
 
 pytestmark = NEEDS_EXPORT
@@ -85,6 +86,19 @@ def check_number(text, value, what, abs_tol=0.0):
 
 
 # MARK: - sheets and their layout
+
+def test_workbook_zipEntries_deflatedSuperFastAndIntact():
+    """The default `--xlsx-compression fast`: every part deflated at zlib's fastest level,
+    which minizip records in the entry's flag bits (APPNOTE 4.4.4: bits 1 and 2 set), and every
+    part inflates to bytes matching its CRC-32 (Python's zipfile and zlib, not ours)."""
+    with zipfile.ZipFile(OUT / "results.xlsx") as archive:
+        entries = archive.infolist()
+        assert len(entries) > 5
+        for entry in entries:
+            assert entry.compress_type == zipfile.ZIP_DEFLATED, entry.filename
+            assert entry.flag_bits & 0b110 == 0b110, entry.filename
+        assert archive.testzip() is None
+
 
 def test_workbook_sheetNames_summaryFirstWideTablesThenCodebookAndCharts():
     expected = LEADING_SHEETS + wide_tables() + TRAILING_SHEETS

@@ -1,5 +1,6 @@
 // The libxlsxwriter workbook handle, its formats and the bookkeeping shared by its sheets.
 internal import CXLSXWriter
+internal import CZipLevel
 import Foundation
 import RKTable
 
@@ -112,8 +113,11 @@ final class XLSXWorkbookCore {
     }
     tables.removeAll()
     handle = nil
-    // Always let the library close: it releases the sheets' temporary files.
+    // Always let the library close: it releases the sheets' temporary files. The level
+    // applies to the zip entries this thread opens meanwhile (see CZipLevel).
+    rk_zip_set_deflate_level(options.compression.zipLevel)
     let code = workbook_close(workbook)
+    rk_zip_set_deflate_level(RK_ZIP_LEVEL_LIBRARY_DEFAULT)
     do { try check(code) } catch { failure = failure ?? error }
     if let failure {
       output.discard()
