@@ -161,8 +161,21 @@ final class XLSXWriterThreadTests: XCTestCase {
   func testSubmit_OneJobOverByteLimit_StillRuns() throws {
     let thread = XLSXWriterThread(capacity: 4, byteLimit: 10)
     let log = Log()
-    for value in 0..<5 { try thread.submit(bytes: 1_000) { log.values.append(value) } }
-    try thread.finish()
+    // Each submit waits for the queue to drain; a lost wake-up would block it for ever, so the
+    // submitting runs on a thread of its own and a deadlock fails the test instead of hanging
+    // the suite.
+    let done = expectation(description: "five jobs over the byte limit submitted and run")
+    let submitter = Thread {
+      do {
+        for value in 0..<5 { try thread.submit(bytes: 1_000) { log.values.append(value) } }
+        try thread.finish()
+      } catch {
+        XCTFail("\(error)")
+      }
+      done.fulfill()
+    }
+    submitter.start()
+    wait(for: [done], timeout: 30)
     XCTAssertEqual(log.values, Array(0..<5))
   }
 
