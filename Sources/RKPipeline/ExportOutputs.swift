@@ -147,6 +147,11 @@ final class ExportOutputs {
       try workbookThread.submit { try workbook.close() }
       try workbookThread.finish()
       warnings += workbook.warnings.map(\.description)
+      if !workbook.compressionApplied {
+        warnings.append(
+          "results.xlsx: --xlsx-compression \(options.xlsxCompression.rawValue) could not be "
+            + "applied on this system; the workbook is at libxlsxwriter's own level")
+      }
       writtenFiles.append("results.xlsx")
     }
   }

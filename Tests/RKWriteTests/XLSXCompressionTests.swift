@@ -77,6 +77,7 @@ final class XLSXCompressionTests: XCTestCase {
       ])
     }
     try workbook.close()
+    XCTAssertTrue(workbook.compressionApplied, "every entry at the level asked for")
     return path
   }
 }

@@ -39,6 +39,11 @@ public final class XLSXWorkbook {
   /// Warnings not kept in `warnings` because the limit was reached.
   public var omittedWarningCount: Int { core.omittedWarningCount }
 
+  /// Whether `close()` wrote every zip entry at `options.compression`'s level. False when this
+  /// system's libxlsxwriter reaches minizip past rkexport's shim (`CZipLevel`), e.g. with minizip
+  /// built in: the file is then at the library's own level, complete and valid.
+  public var compressionApplied: Bool { core.compressionApplied }
+
   /// Adds a worksheet for one table: bold frozen header of the schema's column names (with each
   /// column's description as a cell note), autofilter over the written rows, column widths from
   /// the header and first rows.

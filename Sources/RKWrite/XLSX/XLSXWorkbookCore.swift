@@ -18,6 +18,8 @@ final class XLSXWorkbookCore {
   var tables: [XLSXTableSheet] = []
   private(set) var warnings: [XLSXWarning] = []
   private(set) var omittedWarningCount = 0
+  /// Whether `options.compression` reached every zip entry at the last `close()`.
+  private(set) var compressionApplied = true
   /// Bold, shaded, underlined header cells.
   let headerFormat: Format
   /// `yyyy-mm-dd hh:mm:ss.000` date-time cells.
@@ -117,7 +119,10 @@ final class XLSXWorkbookCore {
     // applies to the zip entries this thread opens meanwhile (see CZipLevel).
     rk_zip_set_deflate_level(options.compression.zipLevel)
     let code = workbook_close(workbook)
+    let opened = rk_zip_entries_opened()
+    let leveled = rk_zip_entries_leveled()
     rk_zip_set_deflate_level(RK_ZIP_LEVEL_LIBRARY_DEFAULT)
+    compressionApplied = options.compression == .standard || (opened > 0 && leveled == opened)
     do { try check(code) } catch { failure = failure ?? error }
     if let failure {
       output.discard()
