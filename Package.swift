@@ -55,7 +55,8 @@ let package = Package(
     ),
     .testTarget(name: "RKImportTests", dependencies: ["RKImport", "RKModel"], exclude: ["Fixtures"]),
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
-    .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable"]),
+    // RKImport for its zip directory scanner, which reads the written workbooks back.
+    .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable", "RKImport"]),
     .testTarget(name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable"]),
     .testTarget(name: "RKExportTests", dependencies: ["rkexport"], exclude: ["Fixtures"]),
   ],

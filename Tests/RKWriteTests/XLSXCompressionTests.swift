@@ -4,6 +4,7 @@ import Foundation
 import RKTable
 import XCTest
 
+@testable import RKImport
 @testable import RKWrite
 
 final class XLSXCompressionTests: XCTestCase {
@@ -82,44 +83,15 @@ final class XLSXCompressionTests: XCTestCase {
   }
 }
 
-/// The central directory of a zip file, read from its bytes (APPNOTE 4.3.12 and 4.3.16).
+/// The central directory of a written zip, read by the scanner the importer checks zips with.
 enum ZipDirectory {
-  struct Entry {
-    var name: String
-    var flags: UInt16
-    var method: UInt16
-    var crc32: UInt32
-    var compressedSize: Int
-    var uncompressedSize: Int
-  }
-
-  static func entries(of path: String) throws -> [Entry] {
+  static func entries(of path: String) throws -> [ZipDirectoryRecord] {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-    func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-    // The end record (22 bytes, no comment from libxlsxwriter) is the last one signed PK 5 6.
-    guard
-      let end = stride(from: bytes.count - 22, through: 0, by: -1).first(where: {
-        u32($0) == 0x0605_4B50
-      })
-    else {
-      throw CocoaError(.fileReadCorruptFile)
+    return try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: ZipLimits()) {
+      offset, count in
+      let start = Int(offset)
+      guard start >= 0, count >= 0, start + count <= bytes.count else { return nil }
+      return Array(bytes[start..<(start + count)])
     }
-    var offset = u32(end + 16)
-    var entries: [Entry] = []
-    for _ in 0..<u16(end + 10) {
-      guard offset + 46 <= bytes.count, u32(offset) == 0x0201_4B50 else {
-        throw CocoaError(.fileReadCorruptFile)
-      }
-      let nameLength = u16(offset + 28)
-      let name = String(decoding: bytes[(offset + 46)..<(offset + 46 + nameLength)], as: UTF8.self)
-      entries.append(
-        Entry(
-          name: name, flags: UInt16(u16(offset + 8)), method: UInt16(u16(offset + 10)),
-          crc32: UInt32(u32(offset + 16)), compressedSize: u32(offset + 20),
-          uncompressedSize: u32(offset + 24)))
-      offset += 46 + nameLength + u16(offset + 30) + u16(offset + 32)
-    }
-    return entries
   }
 }

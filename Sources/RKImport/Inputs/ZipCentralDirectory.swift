@@ -2,13 +2,20 @@
 // ZIPFoundation sees the file: it enforces the entry and size limits, and finds encrypted
 // entries, which ZIPFoundation's iterator silently stops at.
 
-/// One central-directory record, as far as the limits need it.
+/// One central-directory record, as far as the limits (and tests of written zips) need it.
 struct ZipDirectoryRecord: Sendable {
   /// The name as stored, decoded leniently (for messages; ZIPFoundation's `path` is used to read).
   var name: String
-  var isEncrypted: Bool
+  /// The general purpose bit flag (APPNOTE 4.4.4): bit 0 encryption; for deflate, bits 1–2
+  /// the level the writer used.
+  var flags: UInt16
+  /// The compression method (APPNOTE 4.4.5): 0 stored, 8 deflated.
+  var method: UInt16
+  var crc32: UInt32
   var compressedSize: Int64
   var uncompressedSize: Int64
+
+  var isEncrypted: Bool { flags & 1 != 0 }
 }
 
 enum ZipCentralDirectory {
@@ -90,9 +97,9 @@ enum ZipCentralDirectory {
       }
       result.append(
         ZipDirectoryRecord(
-          name: String(decoding: nameBytes, as: UTF8.self),
-          isEncrypted: le16(directory, position + 8) & 1 != 0, compressedSize: compressed,
-          uncompressedSize: uncompressed))
+          name: String(decoding: nameBytes, as: UTF8.self), flags: le16(directory, position + 8),
+          method: le16(directory, position + 10), crc32: le32(directory, position + 16),
+          compressedSize: compressed, uncompressedSize: uncompressed))
       position = next
     }
     return result
