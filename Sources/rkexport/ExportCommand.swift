@@ -77,7 +77,7 @@ struct ExportCommand: ParsableCommand {
       writeXLSX: xlsx,
       surveyDefinitions: input.surveyDefinitions
     )
-    options.xlsxCompression = xlsxCompression ?? .fast
+    if let xlsxCompression { options.xlsxCompression = xlsxCompression }
     options.statePath = cron.state
     options.append = cron.append
     options.since = cron.since.flatMap(CronOptions.parseInstant)

@@ -13,8 +13,9 @@ struct RKExportCommand: ParsableCommand {
         summary.csv, choices.csv, codebook.csv, datapackage.json, results.xlsx (--xlsx)
 
       Export options (see rkexport export --help): --out <dir>, --tz <zone>, --xlsx,
-      --xlsx-compression fast|standard, --participant-pattern <regex>, --survey-definition <file>, --jobs <n>, --quiet,
-      --state <file>, --append, --since <date>, --log-format text|json, --file-timeout <s>.
+      --xlsx-compression fast|standard, --participant-pattern <regex>,
+      --survey-definition <file>, --jobs <n>, --quiet, --state <file>, --append,
+      --since <date>, --log-format text|json, --file-timeout <s>.
 
       Exit status: 0 every input was read; 1 some inputs failed (the others are exported and \
       inputs.csv says why); 2 usage error; 3 nothing could be exported; 4 another run is \

@@ -120,24 +120,10 @@ extension BPlistDocument {
               scalar = 0xFFFD
             }
           }
-          if scalar < 0x80 {
-            utf8[written] = UInt8(scalar)
+          // No surrogate is left here, so the scalar is always valid.
+          UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { byte in
+            utf8[written] = byte
             written += 1
-          } else if scalar < 0x800 {
-            utf8[written] = UInt8(0xC0 | scalar >> 6)
-            utf8[written + 1] = UInt8(0x80 | scalar & 0x3F)
-            written += 2
-          } else if scalar < 0x10000 {
-            utf8[written] = UInt8(0xE0 | scalar >> 12)
-            utf8[written + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
-            utf8[written + 2] = UInt8(0x80 | scalar & 0x3F)
-            written += 3
-          } else {
-            utf8[written] = UInt8(0xF0 | scalar >> 18)
-            utf8[written + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
-            utf8[written + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
-            utf8[written + 3] = UInt8(0x80 | scalar & 0x3F)
-            written += 4
           }
         }
         return written

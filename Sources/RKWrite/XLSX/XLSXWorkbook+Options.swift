@@ -1,5 +1,6 @@
+// Settings of one workbook: document properties, the output time zone, the row limit, the
+// compression.
 internal import CZipLevel
-// Settings of one workbook: document properties, the output time zone, the row limit.
 import Foundation
 import RKTable
 
