@@ -25,24 +25,19 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def timed(command, runs, capture=False):
-    """Runs a command `runs` times; returns (median wall seconds, max peak RSS in MB) and, with
-    `capture`, the last run's standard output too."""
-    walls, peaks, output = [], [], ""
-    for _ in range(runs):
-        with tempfile.NamedTemporaryFile("r") as stats:
-            # /usr/bin/time gives peak RSS; its wall clock has only 10 ms steps.
-            started = time.perf_counter()
-            done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name] + command,
-                                  check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True)
-            wall = time.perf_counter() - started
-            peak_kb = stats.read().split()[-1]
-        output = done.stdout
-        walls.append(wall)
-        peaks.append(int(peak_kb) / 1024)
-    result = (statistics.median(walls), max(peaks))
-    return result + (output,) if capture else result
+def timed(command, capture=False):
+    """Runs a command once; returns (wall seconds, peak RSS in MB) and, with `capture`, its
+    standard output too. Medians are taken over the rounds (see `main`)."""
+    with tempfile.NamedTemporaryFile("r") as stats:
+        # /usr/bin/time gives peak RSS; its wall clock has only 10 ms steps.
+        started = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name] + command,
+                              check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+        wall = time.perf_counter() - started
+        peak_kb = stats.read().split()[-1]
+    result = (wall, int(peak_kb) / 1024)
+    return result + (done.stdout,) if capture else result
 
 
 def column_types(out):
@@ -62,20 +57,16 @@ def column_types(out):
     return types
 
 
-def xlsx_floor_seconds(floor_xlsx, out, work, runs):
-    """Bare libxlsxwriter writing rkexport's long and wide tables; (median write s, peak MB)."""
+def xlsx_floor_seconds(floor_xlsx, out, work):
+    """Bare libxlsxwriter writing rkexport's long and wide tables; (write seconds, peak MB)."""
     names = ["task_runs.csv", "steps.csv", "answers.csv", "inputs.csv"]
     names += sorted("wide/" + name for name in os.listdir(os.path.join(out, "wide")))
     types = column_types(out)
     tables = [os.path.join(out, name) + ("=" + types[name] if name in types else "")
               for name in names]
-    seconds, peaks = [], []
-    for _ in range(runs):
-        _, peak, text = timed([floor_xlsx, os.path.join(work, "floor.xlsx")] + tables, 1,
-                              capture=True)
-        seconds.append(float(text.split()[0].split("=")[1]))
-        peaks.append(peak)
-    return statistics.median(seconds), max(peaks)
+    _, peak, text = timed([floor_xlsx, os.path.join(work, "floor.xlsx")] + tables, capture=True)
+    # It prints "seconds=<write time> cells=<n> close=<s>": only the writing is timed.
+    return float(text.split()[0].split("=")[1]), peak
 
 
 def corpus_size(folder):
@@ -128,7 +119,7 @@ def main():
                             "--count", str(count)], check=True)
         corpus = os.path.realpath(corpus)  # io_floor does not follow a symlinked root
         files, size = corpus_size(corpus)
-        timed([floor, corpus], 1)  # warm the page cache
+        timed([floor, corpus])  # warm the page cache
         out = os.path.join(args.work, "out")
         shutil.rmtree(out, ignore_errors=True)
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []
@@ -139,10 +130,10 @@ def main():
         sizes = {}
 
         def xlsx_run(name, command):
-            figures = timed(command, 1)
+            figures = timed(command)
             sizes[name] = os.path.getsize(workbook)
             return figures
-        timed(csv_command, 1)  # the outputs the XLSX floor writes again, and a warm-up
+        timed(csv_command)  # the outputs the XLSX floor writes again, and a warm-up
         answers = count_answers(out)
         peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
                 "--out", os.path.join(args.work, "peer-out")]
@@ -153,19 +144,19 @@ def main():
                                                  "xlsx_floor")}
         peer_rows = []
         for round_number in range(args.runs):
-            for name, measure in (("floor", lambda: timed([floor, corpus], 1)),
-                                  ("csv", lambda: timed(csv_command, 1)),
+            for name, measure in (("floor", lambda: timed([floor, corpus])),
+                                  ("csv", lambda: timed(csv_command)),
                                   ("xlsx", lambda: xlsx_run("fast", xlsx_command)),
                                   ("xlsx_standard",
                                    lambda: xlsx_run("standard", xlsx_standard_command)),
                                   ("xlsx_floor",
-                                   lambda: xlsx_floor_seconds(floor_xlsx, out, args.work, 1))):
+                                   lambda: xlsx_floor_seconds(floor_xlsx, out, args.work))):
                 seconds, peak = measure()
                 measured[name][0].append(seconds)
                 measured[name][1].append(peak)
             if not args.skip_peer and round_number == args.runs // 2:
-                peer_rows.append(("Python peer CSV", *timed(peer, 1)))
-                peer_rows.append(("Python peer CSV+XLSX", *timed(peer + ["--xlsx"], 1)))
+                peer_rows.append(("Python peer CSV", *timed(peer)))
+                peer_rows.append(("Python peer CSV+XLSX", *timed(peer + ["--xlsx"])))
         figures = {name: (statistics.median(walls), max(peaks))
                    for name, (walls, peaks) in measured.items()}
         (t_csv, rss_csv), (t_xlsx, rss_xlsx) = figures["csv"], figures["xlsx"]
@@ -194,7 +185,7 @@ def main():
         print(f"results.xlsx: fast {sizes['fast'] / 1e6:.1f} MB, standard "
               f"{sizes['standard'] / 1e6:.1f} MB, bare libxlsxwriter {floor_size / 1e6:.1f} MB")
         if not args.skip_peer:
-            peer_csv, peer_xlsx = rows[5][1], rows[6][1]
+            (_, peer_csv, _), (_, peer_xlsx, _) = peer_rows
             peer_size = os.path.getsize(os.path.join(args.work, "peer-out", "results.xlsx"))
             print(f"speed-up over the Python peer: CSV {peer_csv / t_csv:.1f}x, "
                   f"CSV+XLSX {peer_xlsx / t_xlsx:.1f}x (fast), "
