@@ -41,7 +41,8 @@ let package = Package(
     // Early write-back of output files (Linux sync_file_range, which Swift's Glibc lacks).
     .target(name: "CWriteback"),
     // The deflate level of the workbook's zip entries (libxlsxwriter has no option for it).
-    .target(name: "CZipLevel"),
+    // dlsym: in libc since glibc 2.34, in libdl before (an empty libdl.a now).
+    .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl")]),
     // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
     .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CWriteback", "CZipLevel"]),
     // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
