@@ -29,6 +29,21 @@ struct ClassSignature: Hashable, Sendable {
     plist.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.extracting(range)) }
   }
 
+  /// Writes one byte string's piece of a signature (marker 0x5n: not UTF-16) at `target`, as
+  /// `append(role:string:in:)` lays it out: role, encoding, length, payload; 6 + `count` bytes.
+  static func writePiece(
+    role: UInt8, payload: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>
+  ) {
+    let length = UInt32(truncatingIfNeeded: count)
+    target[0] = role
+    target[1] = 0
+    target[2] = UInt8(truncatingIfNeeded: length)
+    target[3] = UInt8(truncatingIfNeeded: length >> 8)
+    target[4] = UInt8(truncatingIfNeeded: length >> 16)
+    target[5] = UInt8(truncatingIfNeeded: length >> 24)
+    (target + 6).update(from: payload, count: count)
+  }
+
   static func == (left: Self, right: Self) -> Bool {
     // One block comparison instead of an element-by-element loop: a found record is compared
     // with its key once per class record of every archive.

@@ -50,6 +50,24 @@ extension KeyedArchive {
     defer { classes.signatureBuffer = signature }
     signature.bytes.removeAll(keepingCapacity: true)
     signature.bytes.reserveCapacity(128)
+    var hasName = readUsualSignature(recordHeader, into: &signature)
+    if !hasName { hasName = try readCheckedSignature(recordHeader, into: &signature) }
+    guard hasName else {
+      throw ImportError(location: place, reason: "class record without $classname")
+    }
+    if let known = ClassRecordCache.record(for: signature) {
+      return classes.add(known, uid: slot)
+    }
+    let record = try decodeClassRecord(recordHeader)
+    ClassRecordCache.remember(record, for: signature)
+    return classes.add(record, uid: slot)
+  }
+
+  /// The signature of any class record (appended to `signature`), checking every key and
+  /// value object it reads; whether the record has a name.
+  func readCheckedSignature(
+    _ recordHeader: PlistObjectHeader, into signature: inout ClassSignature
+  ) throws(ImportError) -> Bool {
     var hasName = false
     for index in 0..<recordHeader.count {
       let keyRef = try plist.childRef(recordHeader, index)
@@ -68,15 +86,98 @@ extension KeyedArchive {
         }
       }
     }
-    guard hasName else {
-      throw ImportError(location: place, reason: "class record without $classname")
+    return hasName
+  }
+
+  /// The signature of a class record of the usual shape, read straight from the buffer: keys
+  /// `$classname` and `$classes` only, the name a byte string, the chain an array of byte
+  /// strings (whose lengths fit the marker or a one- or two-byte integer), 1 KB in all at
+  /// most. Class records are read once per class and archive, and corelibs-written archives
+  /// store every key string anew (no key cache hits), so the checked pass cost ~3,800
+  /// instructions a record. Every record read here passes `readCheckedSignature`'s checks
+  /// and gets the same signature there; for anything else this returns false, `signature`
+  /// untouched, and the checked pass reads the record.
+  func readUsualSignature(
+    _ record: PlistObjectHeader, into signature: inout ClassSignature
+  ) -> Bool {
+    let refSize = plist.refSize
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = UInt64(plist.objectCount)
+    return plist.bytes.withUnsafeBufferPointer { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return false }
+      // Built on the stack and appended once: appending piece by piece to the array checks
+      // its storage each time, and a record has five or six pieces.
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch -> Bool in
+        guard let out = scratch.baseAddress else { return false }
+        var used = 0
+        func put(role: UInt8, _ span: Range<Int>) -> Bool {
+          guard span.count &+ 6 <= scratch.count &- used else { return false }
+          ClassSignature.writePiece(
+            role: role, payload: base + span.lowerBound,
+            count: span.count, to: out + used)
+          used &+= span.count &+ 6
+          return true
+        }
+        // The start of object `ref` (a reference read from a checked payload) when it lies
+        // in the object area, as `checkedOffset` decides.
+        func start(of ref: UInt64) -> Int? {
+          guard ref < objectCount else { return nil }
+          let offset = Int(
+            BPlistDocument.readBigEndian(
+              base, at: tableStart &+ Int(ref) &* offsetSize, offsetSize))
+          return offset >= 8 && offset < tableStart ? offset : nil
+        }
+        func reference(at offset: Int) -> UInt64 {
+          BPlistDocument.readBigEndian(base, at: offset, refSize)
+        }
+        var hasName = false
+        // `record` is a checked dictionary header: its 2 × count references lie in the buffer.
+        for index in 0..<record.count {
+          let keyRef = reference(at: record.payloadOffset &+ index &* refSize)
+          let valueRef = reference(at: record.payloadOffset &+ (record.count &+ index) &* refSize)
+          guard let keyStart = start(of: keyRef),
+            let key = BPlistDocument.byteStringSpan(at: keyStart, in: base, end: tableStart),
+            let valueStart = start(of: valueRef)
+          else { return false }
+          // The two keys compared in place: the same test as matching the `FieldKey` by name.
+          func keyIs(_ name: StaticString) -> Bool {
+            guard key.count == name.utf8CodeUnitCount else { return false }
+            var index = 0
+            while index < key.count, base[key.lowerBound &+ index] == name.utf8Start[index] {
+              index &+= 1
+            }
+            return index == key.count
+          }
+          if keyIs("$classname") {
+            guard
+              let name = BPlistDocument.byteStringSpan(at: valueStart, in: base, end: tableStart),
+              put(role: 1, name)
+            else { return false }
+            hasName = true
+          } else if keyIs("$classes") {
+            // An array whose count is in its marker, its references within the object area.
+            let marker = base[valueStart]
+            let count = Int(marker & 0x0F)
+            guard marker >> 4 == 0xA, count != 0x0F, count &* refSize < tableStart &- valueStart
+            else { return false }
+            for element in 0..<count {
+              let entryRef = reference(at: valueStart &+ 1 &+ element &* refSize)
+              guard let entryStart = start(of: entryRef),
+                let entry = BPlistDocument.byteStringSpan(
+                  at: entryStart, in: base, end: tableStart),
+                put(role: 2, entry)
+              else { return false }
+            }
+          } else {
+            return false
+          }
+        }
+        guard hasName else { return false }
+        signature.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<used]))
+        return true
+      }
     }
-    if let known = ClassRecordCache.record(for: signature) {
-      return classes.add(known, uid: slot)
-    }
-    let record = try decodeClassRecord(recordHeader)
-    ClassRecordCache.remember(record, for: signature)
-    return classes.add(record, uid: slot)
   }
 
   /// Decodes a class record that the first pass in `archiveClass` checked (it has a name).
