@@ -193,6 +193,10 @@ extension ArchivedObject: ResultObject {
 
   func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool {
     guard case .object(let object)? = try present(key) else { return false }
-    return object.isKind(of: "ORKNoAnswer") || object.isKind(of: "ORKDontKnowAnswer")
+    return object.isKind(of: .noAnswer) || object.isKind(of: .dontKnowAnswer)
+  }
+
+  func isKind(of known: KnownClass) -> Bool {
+    archive.classes.knownClasses(classIndex) & known.bit != 0
   }
 }

@@ -46,6 +46,10 @@ final class ClassTable {
   @inline(__always)
   func foundation(_ index: Int) -> FoundationClass? { records[index].foundation }
 
+  /// The `KnownClass` bits of the record at `index`, without copying the record.
+  @inline(__always)
+  func knownClasses(_ index: Int) -> UInt8 { records[index].knownClasses }
+
   /// Stores the record of class UID `uid` and returns its index.
   func add(_ record: ArchiveClass, uid: Int) -> Int {
     let count = counts[0]

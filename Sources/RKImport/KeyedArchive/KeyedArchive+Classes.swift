@@ -204,7 +204,8 @@ extension KeyedArchive {
     let foundation = chain.lazy.compactMap(FoundationClass.named).first
     return ArchiveClass(
       name: name, chain: chain, foundation: foundation,
-      family: ResultFamilies.family(forClassChain: chain))
+      family: ResultFamilies.family(forClassChain: chain),
+      knownClasses: KnownClass.bits(in: chain))
   }
 
   /// Whether archive object `number` can reach itself through references (a cycle), found by

@@ -18,6 +18,8 @@ struct ArchiveClass {
   var foundation: FoundationClass?
   /// The ResearchKit family that decodes results of this class.
   var family: any ResultFamily.Type
+  /// `KnownClass.bits(in: chain)`.
+  var knownClasses: UInt8
 }
 
 /// A keyed archive over its plist: resolves UIDs to objects, caches class records, and guards

@@ -27,7 +27,7 @@ public enum KeyedArchiveImporter {
   /// The root task result, or each element of a root array of task results.
   static func rootTasks(_ archive: KeyedArchive) throws(ImportError) -> [ArchivedObject] {
     let root = try archive.root()
-    if case .object(let object) = root, object.isKind(of: "ORKTaskResult") { return [object] }
+    if case .object(let object) = root, object.isKind(of: .taskResult) { return [object] }
     guard let elements = try archive.elements(root, depth: 1) else {
       throw ImportError(
         location: "root",
@@ -35,7 +35,7 @@ public enum KeyedArchiveImporter {
     }
     var tasks = [ArchivedObject]()
     for (index, element) in elements.enumerated() {
-      guard case .object(let object) = element, object.isKind(of: "ORKTaskResult") else {
+      guard case .object(let object) = element, object.isKind(of: .taskResult) else {
         throw ImportError(
           location: "root[\(index)]",
           reason: "expected an ORKTaskResult, found \(archive.describe(element))")

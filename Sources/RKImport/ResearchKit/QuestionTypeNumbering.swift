@@ -47,21 +47,29 @@ struct QuestionTypeEvidence: Sendable {
       sawNew = true
       return
     }
-    guard let questionType, let (old, new) = Self.values[answerType] else { return }
-    let isOld = old.contains(questionType)
-    let isNew = new.contains(questionType)
+    guard let questionType, (0..<32).contains(questionType),
+      let (old, new) = Self.values(answerType)
+    else { return }
+    let isOld = old & 1 << questionType != 0
+    let isNew = new & 1 << questionType != 0
     if isOld && !isNew { sawOld = true }
     if isNew && !isOld { sawNew = true }
   }
 
-  /// Per class family: `questionType` values possible with the ≤ 1.4 and ≥ 1.5 numberings.
-  private static let values: [AnswerType: (Set<Int>, Set<Int>)] = [
-    .boolean: ([6], [7]),
-    .text: ([7], [8]),
-    .timeOfDay: ([8], [9]),
-    .timeInterval: ([11], [12]),
-    .location: ([12, 13], [14, 15]),
-    .numeric: ([4, 5, 12], [5, 6, 13, 14, 17, 18]),
-    .date: ([9, 10], [10, 11]),
-  ]
+  /// Per class family: `questionType` values possible with the ≤ 1.4 and ≥ 1.5 numberings,
+  /// as bit sets (bit n for value n) in a switch, not sets in a dictionary: this runs for
+  /// every question result.
+  private static func values(_ answerType: AnswerType) -> (old: UInt32, new: UInt32)? {
+    switch answerType {
+    case .boolean: (1 << 6, 1 << 7)
+    case .text: (1 << 7, 1 << 8)
+    case .timeOfDay: (1 << 8, 1 << 9)
+    case .timeInterval: (1 << 11, 1 << 12)
+    case .location: (1 << 12 | 1 << 13, 1 << 14 | 1 << 15)
+    case .numeric:
+      (1 << 4 | 1 << 5 | 1 << 12, 1 << 5 | 1 << 6 | 1 << 13 | 1 << 14 | 1 << 17 | 1 << 18)
+    case .date: (1 << 9 | 1 << 10, 1 << 10 | 1 << 11)
+    default: nil
+    }
+  }
 }

@@ -45,9 +45,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
     let children = try collection.objects(.results) ?? []
     steps.reserveCapacity(children.count)
     for child in children {
-      if child.isKind(of: "ORKStepResult") {
+      if child.isKind(of: .stepResult) {
         steps.append(try stepRecord(from: child))
-      } else if child.isKind(of: "ORKTaskResult") {
+      } else if child.isKind(of: .taskResult) {
         steps += try self.steps(in: child)
       } else {
         // A result directly under the task: a step of its own, so nothing is lost.

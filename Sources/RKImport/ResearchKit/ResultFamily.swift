@@ -78,9 +78,10 @@ extension QuestionFamily {
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
   ) throws(ImportError) -> Answer {
-    for key in [FieldKey.typedAnswerOrNoAnswer, legacyKey, .noAnswerType] {
-      if try object.isNoAnswer(key) { return .dontKnow }
-    }
+    // Three calls, not a loop over an array literal: that array was an allocation per result.
+    if try object.isNoAnswer(.typedAnswerOrNoAnswer) { return .dontKnow }
+    if try object.isNoAnswer(legacyKey) { return .dontKnow }
+    if try object.isNoAnswer(.noAnswerType) { return .dontKnow }
     let typed = FieldKey.typedAnswerOrNoAnswer
     let key = try object.isPresent(typed) ? typed : legacyKey
     return try value(of: object, key: key, extra: &extra) ?? .skipped

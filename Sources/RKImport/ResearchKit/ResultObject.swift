@@ -64,6 +64,39 @@ protocol ResultObject {
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue?
   /// Whether `key` holds an `ORKNoAnswer` (`ORKDontKnowAnswer`) marker.
   func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool
+  /// Whether the class or one of its ancestors is `known` (archives answer from flags set
+  /// once per class record instead of comparing names per object).
+  func isKind(of known: KnownClass) -> Bool
+}
+
+/// The classes the decoders test objects for, by ancestry.
+enum KnownClass: CaseIterable {
+  case taskResult, stepResult, noAnswer, dontKnowAnswer
+
+  var name: String {
+    switch self {
+    case .taskResult: "ORKTaskResult"
+    case .stepResult: "ORKStepResult"
+    case .noAnswer: "ORKNoAnswer"
+    case .dontKnowAnswer: "ORKDontKnowAnswer"
+    }
+  }
+
+  /// The known classes in `chain`, one bit per case.
+  static func bits(in chain: [String]) -> UInt8 {
+    var bits: UInt8 = 0
+    for known in allCases where chain.contains(known.name) { bits |= known.bit }
+    return bits
+  }
+
+  var bit: UInt8 {
+    switch self {
+    case .taskResult: 1
+    case .stepResult: 2
+    case .noAnswer: 4
+    case .dontKnowAnswer: 8
+    }
+  }
 }
 
 extension ResultObject {
@@ -89,6 +122,8 @@ extension ResultObject {
 
   /// Whether the class or one of its ancestors is `name`.
   func isKind(of name: String) -> Bool { classChain.contains(name) }
+
+  func isKind(of known: KnownClass) -> Bool { classChain.contains(known.name) }
 
   /// An ImportError at `key` of this object.
   func failure(_ key: String, _ reason: String) -> ImportError {
