@@ -115,6 +115,40 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(runs.first?.endDate, Instant(secondsSinceReferenceDate: 250.5))
   }
 
+  func testPlainDate_LookAlikeKeys_NotReadInPlace() throws {
+    // Keys compared in place as words: one byte off, or a prefix, is another key.
+    let builder = ArchiveBuilder()
+    let real = builder.date(1)
+    let lookAlikes = ["NS.timf", "NS.tim", "NS.timex", "MS.time"].map {
+      builder.object("NSDate", [($0, .real(2))])
+    }
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain, [("startDate", .uid(real))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    _ = try archive.value(uid: real, depth: 1)
+    for uid in lookAlikes {
+      XCTAssertNil(archive.plainDateSeconds(uid: Int(uid), depth: 1), "object \(uid)")
+    }
+    // Hand-made dates: `NS.time` and a class key, the class being NSDate's record (numbered
+    // right after the first object of its class); `$class` itself as the control.
+    let another = ArchiveBuilder()
+    let first = another.date(1)
+    func date(classKey: String) -> UInt64 {
+      let keys = [another.add(.string("NS.time")), another.add(.string(classKey))]
+      let values = [another.add(.real(2)), another.add(.uid(first + 1))]
+      return another.inline(.dictionary(keys: keys, values: values))
+    }
+    let control = date(classKey: "$class")
+    let crafted = ["$clasz", "$clas", "%class"].map { date(classKey: $0) }
+    let root = another.object("ORKTaskResult", classes: resultChain, [("startDate", .uid(first))])
+    let second = try KeyedArchive(bytes: another.bytes(root: root))
+    _ = try second.value(uid: first, depth: 1)
+    XCTAssertEqual(second.plainDateSeconds(uid: Int(control), depth: 1), 2)
+    for uid in crafted {
+      XCTAssertNil(second.plainDateSeconds(uid: Int(uid), depth: 1), "object \(uid)")
+    }
+  }
+
   func testPlainString_EveryLengthEncoding_SameTextAsTheGeneralPath() throws {
     let builder = ArchiveBuilder()
     // Lengths in the marker, in a one-byte and a two-byte integer, in a four-byte one (the

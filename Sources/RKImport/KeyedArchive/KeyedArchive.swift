@@ -186,7 +186,6 @@ final class KeyedArchive {
     let tableStart = plist.offsetTableOffset
     let objectCount = plist.objectCount
     let uidCount = UInt64(objectRefs.count)
-    let matcher = FieldKeyMatcher.table
     // Read from the buffer as `readPairs` reads (the offset table was checked when the plist
     // was opened); the checks are `checkedOffset`'s, `inlineUID`'s and `inlineDouble`'s.
     let found = plist.bytes.withUnsafeBufferPointer { buffer -> (time: Double, classUID: Int)? in
@@ -207,12 +206,29 @@ final class KeyedArchive {
           BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
         let valueRef = Int(
           BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
-        guard keyRef < objectCount, valueRef < objectCount, let value = offset(of: valueRef)
+        guard keyRef < objectCount, valueRef < objectCount, let value = offset(of: valueRef),
+          let key = offset(of: keyRef)
         else { return nil }
-        let code = keyIDs.code(keyRef, at: base, count: buffer.count, in: plist, matching: matcher)
+        // The two keys compared in place first, marker and text as one word: corelibs-written
+        // archives store every key string anew, so the key cache seldom knows them. A match is
+        // what the cache would say (the same bytes, within the object area).
+        let word = UnsafeRawPointer(base + key).loadUnaligned(as: UInt64.self)
+        let code: UInt8
+        if UInt64(littleEndian: word) == Self.nsTimeKeyWord, tableStart - key >= 8 {
+          code = FieldKey.nsTime.rawValue
+        } else if UInt64(littleEndian: word) & 0x00FF_FFFF_FFFF_FFFF == Self.classKeyWord,
+          tableStart - key >= 7
+        {
+          code = FieldKey.classMarker.rawValue
+        } else {
+          code = keyIDs.code(
+            keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
+        }
         let marker = base[value]
         if code == FieldKey.nsTime.rawValue, time == nil, marker == 0x23, tableStart - value > 8 {
-          time = Double(bitPattern: BPlistDocument.readBigEndian(base, at: value + 1, 8))
+          // One load: `readBigEndian` assembles sizes above 2 byte by byte.
+          let bits = UnsafeRawPointer(base + value + 1).loadUnaligned(as: UInt64.self)
+          time = Double(bitPattern: UInt64(bigEndian: bits))
         } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
           marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - value
         {
@@ -232,6 +248,11 @@ final class KeyedArchive {
     visitsLeft.pointee -= 1
     return found.time
   }
+
+  /// The key `NS.time` as stored (marker 0x57 and seven bytes), read as a little-endian word.
+  private static let nsTimeKeyWord: UInt64 = 0x656D_6974_2E53_4E57
+  /// The key `$class` as stored (marker 0x56 and six bytes): the low seven bytes of a word.
+  private static let classKeyWord: UInt64 = 0x0073_7361_6C63_2456
 
   /// The text of archive object `uid` when it is a string stored as bytes (marker 0x5n: how
   /// NSKeyedArchiver stores ASCII strings, the usual identifiers), decoded as
