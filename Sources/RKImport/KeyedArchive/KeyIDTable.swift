@@ -30,6 +30,9 @@ final class KeyIDTable {
 
   private let capacity: Int
   private let codes: UnsafeMutablePointer<UInt8>
+  /// The key `$class` as stored (marker 0x56 and six bytes): the low seven bytes of a
+  /// little-endian word.
+  static let classKeyWord: UInt64 = 0x0073_7361_6C63_2456
 
   init(objectCount: Int) {
     capacity = max(0, min(objectCount, Self.maximumCapacity))
@@ -80,6 +83,13 @@ final class KeyIDTable {
     let marker = start >= 8 && start < tableStart ? base[start] : 0
     let length = Int(marker & 0x0F)
     if marker >> 4 == 0x5, length != 0x0F, length < tableStart - start, start + 33 <= count {
+      // `$class`, in every object, compared as one word (marker and text) before matching:
+      // archives that store each key string anew ask for it once per object.
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+      if word & 0x00FF_FFFF_FFFF_FFFF == Self.classKeyWord {
+        if ref < capacity { codes[ref] = FieldKey.classMarker.rawValue }
+        return FieldKey.classMarker.rawValue
+      }
       // The offset table follows the objects, so 32 bytes after the marker are readable.
       let key = FieldKeyMatcher.key(
         loadingFrom: UnsafeRawPointer(base + start + 1), count: length, in: matcher)

@@ -216,7 +216,7 @@ final class KeyedArchive {
         let code: UInt8
         if UInt64(littleEndian: word) == Self.nsTimeKeyWord, tableStart - key >= 8 {
           code = FieldKey.nsTime.rawValue
-        } else if UInt64(littleEndian: word) & 0x00FF_FFFF_FFFF_FFFF == Self.classKeyWord,
+        } else if UInt64(littleEndian: word) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord,
           tableStart - key >= 7
         {
           code = FieldKey.classMarker.rawValue
@@ -251,8 +251,6 @@ final class KeyedArchive {
 
   /// The key `NS.time` as stored (marker 0x57 and seven bytes), read as a little-endian word.
   private static let nsTimeKeyWord: UInt64 = 0x656D_6974_2E53_4E57
-  /// The key `$class` as stored (marker 0x56 and six bytes): the low seven bytes of a word.
-  private static let classKeyWord: UInt64 = 0x0073_7361_6C63_2456
 
   /// The text of archive object `uid` when it is a string stored as bytes (marker 0x5n: how
   /// NSKeyedArchiver stores ASCII strings, the usual identifiers), decoded as
