@@ -67,6 +67,27 @@ final class KeyedArchiveHostileTests: XCTestCase {
     XCTAssertEqual(error?.reason, "reference to object 9999 out of range (3 objects)")
   }
 
+  func testObjectsEntryOutOfRange_NamesTheArrayAndReference() {
+    // `$objects` = [$null, plist object 200] in a plist of ten objects (one-byte references).
+    var plist: [PlistObject] = []
+    func add(_ object: PlistObject) -> Int {
+      plist.append(object)
+      return plist.count - 1
+    }
+    let null = add(.string("$null"))
+    let objects = add(.array([null, 200]))
+    let top = add(.dictionary(keys: [add(.string("root"))], values: [add(.uid(0))]))
+    let keys = ["$archiver", "$objects", "$top"].map { add(.string($0)) }
+    let values = [add(.string("NSKeyedArchiver")), objects, top]
+    let archive = add(.dictionary(keys: keys, values: values))
+    let bytes = BPlistWriter.write(plist, top: archive)
+    XCTAssertThrowsError(try KeyedArchive(bytes: bytes)) { error in
+      XCTAssertEqual((error as? ImportError)?.location, "object 1")
+      XCTAssertEqual(
+        (error as? ImportError)?.reason, "reference to object 200 out of range (10 objects)")
+    }
+  }
+
   func testRootUIDOutOfRange_Fails() {
     let builder = ArchiveBuilder()
     _ = builder.string("x")

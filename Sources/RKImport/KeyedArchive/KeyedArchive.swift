@@ -82,9 +82,7 @@ final class KeyedArchive {
     else {
       throw ImportError(reason: "not a keyed archive: $archiver, $objects or $top missing")
     }
-    var refs = [Int]()
-    refs.reserveCapacity(objectArray.count)
-    for index in 0..<objectArray.count { refs.append(try plist.childRef(objectArray, index)) }
+    let refs = try Self.objectRefs(of: objectArray, in: plist)
     objectRefs = refs
     classes = ClassTable(objectCount: refs.count)
     // Each pair stands for two references in the plist, so distinct dictionaries fit.
@@ -95,6 +93,41 @@ final class KeyedArchive {
     // Allocated last: nothing throws after this, so `deinit` always frees it.
     visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     visitsLeft.initialize(to: 4 * plist.bytes.count + 10_000)
+  }
+
+  /// The plist object number of each element of `$objects` (a checked array header), read
+  /// straight from the buffer: an archive has about as many as it has plist objects.
+  private static func objectRefs(
+    of objectArray: PlistObjectHeader, in plist: BPlistDocument
+  ) throws(ImportError) -> [Int] {
+    let count = objectArray.count
+    let refSize = plist.refSize
+    let objectCount = UInt64(plist.objectCount)
+    var complete = true
+    let refs = plist.bytes.withUnsafeBufferPointer { buffer in
+      [Int](unsafeUninitializedCapacity: count) { refs, initialized in
+        guard let base = buffer.baseAddress else {
+          complete = false
+          return
+        }
+        for index in 0..<count {
+          let ref = BPlistDocument.readBigEndian(
+            base, at: objectArray.payloadOffset &+ index &* refSize, refSize)
+          guard ref < objectCount else {
+            complete = false
+            return
+          }
+          refs[index] = Int(ref)
+          initialized = index + 1
+        }
+      }
+    }
+    guard complete else {
+      // The checked read names the first reference out of range.
+      for index in 0..<count { _ = try plist.childRef(objectArray, index) }
+      throw ImportError(reason: "$objects could not be read")
+    }
+    return refs
   }
 
   private static func rootUID(
