@@ -82,6 +82,34 @@ final class ZipInputTests: XCTestCase {
     XCTAssertEqual(skipReason(outcomes[2].1), "text file, not a result format")
   }
 
+  func testWalk_OddEntryPaths_ASCIIAndUnicodeRulesAgree() {
+    // ASCII paths are read byte by byte, others by Characters; both follow the same rules.
+    // Items come in path order.
+    let (items, problems) = walk("zip-odd-paths.zip")
+    let zip = "zip-odd-paths.zip!/"
+    XCTAssertEqual(
+      items.map(\.displayPath),
+      [
+        "P1//double.txt", "P1/a..b.txt", "P1/a.txt", "P1/inner.bin!/in/b.txt", "P1/tiny.bin",
+        "P1/\u{301}/combining.txt", "P1\\win\\path.txt", "Z\u{FC}rich/\u{FC}.txt", "c:name.txt",
+      ].map { zip + $0 })
+    XCTAssertEqual(
+      items.map(\.folders),
+      [
+        ["P1"], ["P1"], ["P1"], ["P1", "inner.bin", "in"], ["P1"],
+        // A combining mark joins the slash before it into one Character: no split there.
+        ["P1/\u{301}"], [], ["Z\u{FC}rich"], [],
+      ])
+    let reason = "zip entry path escapes the archive (absolute or '..'); not read"
+    XCTAssertEqual(
+      problems,
+      [
+        "../up.txt", "/abs.txt", "\\back.txt", "C:/drive.txt", "P1/..", "\u{E9}:/accent.txt",
+        // Two Characters, "e\u{301}" and ":", though three scalars: a drive letter.
+        "e\u{301}:/decomposed.txt",
+      ].map { ImportError(file: zip + $0, reason: reason) })
+  }
+
   func testWalk_ZipInsideFolder_CountsAsFolder() throws {
     let root = NSTemporaryDirectory() + "rkexport-zip-\(UUID().uuidString)"
     try FileManager.default.createDirectory(

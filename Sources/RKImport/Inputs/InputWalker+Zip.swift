@@ -44,15 +44,19 @@ extension InputWalker {
         found.problems.append(ImportError(file: display, reason: reason))
         continue
       }
-      let components = entry.path.split(separator: "/", omittingEmptySubsequences: true)
-      if entry.path.hasSuffix("/") || components.contains(where: { $0.hasPrefix(".") })
+      let components = pathComponents(entry.path)
+      if entry.path.utf8.last == UInt8(ascii: "/")
+        || components.contains(where: { $0.utf8.first == UInt8(ascii: ".") })
         || roots.contains(where: { entry.path.hasPrefix($0) })
       {
         continue
       }
       guard entry.isFile else { continue }
-      let folders = listing.entryFolders + components.dropLast().map(String.init)
-      if listing.nestedZip == nil, isZipMagic(reader.peek(entry.path, count: 4)) {
+      let folders = listing.entryFolders + components.dropLast()
+      // Fewer than four bytes cannot start like a zip: no need to inflate them.
+      if listing.nestedZip == nil, entry.uncompressedSize >= 4,
+        isZipMagic(reader.peek(entry.path, count: 4))
+      {
         listNested(reader, entry: entry, in: listing, display: display, into: &found)
         continue
       }
@@ -99,6 +103,10 @@ extension InputWalker {
   /// `info.json`.
   private func bridgeRoots(_ reader: ZipReader) -> [String] {
     reader.entries.compactMap { entry -> String? in
+      // Most entries are not `info.json`: a byte test before splitting by Characters.
+      guard entry.path.utf8.reversed().starts(with: "info.json".utf8.reversed()) else {
+        return nil
+      }
       let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
       guard entry.isFile, parts.last == "info.json", parts.count <= 2,
         !parts.contains(where: { $0.hasPrefix(".") || $0.isEmpty || $0 == ".." }),
@@ -110,10 +118,65 @@ extension InputWalker {
     }
   }
 
+  /// The `/`-separated components of an entry path, empty ones left out. Printable ASCII
+  /// paths (the usual kind) are split by bytes, which gives the same components as splitting
+  /// by Characters there (no two such bytes form one Character); any other path is split by
+  /// Characters.
+  private func pathComponents(_ path: String) -> [String] {
+    var path = path
+    let components = path.withUTF8 { bytes -> [String]? in
+      guard Self.isPrintableASCII(bytes) else { return nil }
+      var components: [String] = []
+      var start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
+        if index > start {
+          components.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        }
+        start = index + 1
+      }
+      return components
+    }
+    return components
+      ?? path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+  }
+
+  /// True when every byte is printable ASCII (0x20…0x7E): one Character per byte.
+  private static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+  }
+
+  /// `unsafeReason`'s path test over the bytes of a printable ASCII path (see
+  /// `pathComponents`): absolute (a leading separator, or a first part of two bytes ending in
+  /// `:`), or a part that is `..`, parts being split at `/` and `\\`.
+  private static func escapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isSeparator(_ byte: UInt8) -> Bool { byte == 0x2F || byte == 0x5C }
+    if let first = bytes.first, isSeparator(first) { return true }
+    var start = 0
+    var isFirstPart = true
+    for index in 0...bytes.count where index == bytes.count || isSeparator(bytes[index]) {
+      let length = index - start
+      if isFirstPart && length == 2 && bytes[start + 1] == UInt8(ascii: ":") { return true }
+      if length == 2 && bytes[start] == 0x2E && bytes[start + 1] == 0x2E { return true }
+      isFirstPart = false
+      start = index + 1
+    }
+    return false
+  }
+
   /// Why an entry may not be read: paths that are absolute or climb out of the zip (zip-slip),
   /// and links (never followed).
   private func unsafeReason(_ entry: ZipReader.EntryInfo) -> String? {
-    let path = entry.path
+    var path = entry.path
+    // Printable ASCII paths are tested over their bytes (no NUL can occur there).
+    let asciiEscapes = path.withUTF8 { bytes -> Bool? in
+      Self.isPrintableASCII(bytes) ? Self.escapes(bytes) : nil
+    }
+    if let asciiEscapes {
+      if asciiEscapes { return "zip entry path escapes the archive (absolute or '..'); not read" }
+      if entry.isSymlink { return "zip entry is a symbolic link; not followed" }
+      return nil
+    }
     let parts = path.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
     let isAbsolute =
       path.hasPrefix("/") || path.hasPrefix("\\")

@@ -96,9 +96,12 @@ final class ZipReader {
       throw ImportError(reason: refusal)
     }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(min(declared, 1 << 24)))
+    bytes.reserveCapacity(stopAfter ?? Int(min(declared, 1 << 24)))
+    // A peek reads (and inflates) small chunks: the walk peeks at every entry of every zip, and
+    // with whole-entry chunks it inflated each entry once more than the import does.
+    let chunkSize = stopAfter == nil ? 16 * 1024 : 256
     do {
-      let checksum = try archive.extract(entry, bufferSize: 16 * 1024, skipCRC32: stopAfter != nil)
+      let checksum = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: stopAfter != nil)
       {
         chunk in
         bytes.append(contentsOf: chunk)

@@ -96,3 +96,23 @@ crc = bytearray(build(None, lambda zf: add(zf, "a.json", submission, zipfile.ZIP
 at = crc.find(b"Chocolate")
 crc[at] = ord("c")
 open("zip-bad-crc.zip", "wb").write(bytes(crc))
+
+# Entry paths that are ASCII (read byte by byte) and not (read by Characters): separators,
+# drive letters, dots, a decomposed accent, a combining mark after '/', and a nested zip
+# without a .zip name.
+inner = build(None, lambda zf: add(zf, "in/b.txt", b"inner\n", zipfile.ZIP_STORED))
+
+
+def odd_paths(zf):
+    for name in [
+        "P1/a.txt", "P1//double.txt", "../up.txt", "/abs.txt", "\\back.txt", "C:/drive.txt",
+        "c:name.txt", "P1\\win\\path.txt", "P1/.hidden/x.txt", "P1/a..b.txt", "P1/..",
+        "\u00e9:/accent.txt", "e\u0301:/decomposed.txt", "Z\u00fcrich/\u00fc.txt",
+        "P1/\u0301/combining.txt",
+    ]:
+        add(zf, name, b"notes\n")
+    add(zf, "P1/tiny.bin", b"PK")
+    add(zf, "P1/inner.bin", inner, zipfile.ZIP_STORED)
+
+
+build("zip-odd-paths.zip", odd_paths)
