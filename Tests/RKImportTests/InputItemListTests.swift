@@ -50,6 +50,49 @@ final class InputItemListTests: XCTestCase {
     XCTAssertEqual(items[0].location, .file(path: root + "/c/" + "/link.txt"))
   }
 
+  func testZipEntries_StoredCompactly_SameItemsBeforeAndAfterMovingToDisk() throws {
+    var list = InputItemList()
+    list.beginRoot(path: "/in", label: "in", isDirectory: true, labelsRoots: false)
+    let outer = list.beginZip(
+      zipPath: "/in/site/u.zip", nestedZip: nil, display: "site/u.zip",
+      entryFolders: ["site", "u.zip"])
+    let nested = list.beginZip(
+      zipPath: "/in/site/u.zip", nestedZip: "b/inner.bin", display: "site/u.zip!/b/inner.bin",
+      entryFolders: ["site", "u.zip", "b", "inner.bin"])
+    list.appendZipEntry(zip: outer, path: "P1/a.archive", size: 12)
+    list.appendZipEntry(zip: nested, path: "x/y.json", size: 5)
+    list.appendZipEntry(zip: outer, path: "Z\u{FC}rich/\u{FC}.txt", size: 1)
+    // Over the 64 KiB a compact record's path may take: kept whole, the same item.
+    let long = String(repeating: "n", count: 70_000)
+    list.appendZipEntry(zip: outer, path: long, size: 2)
+    // Over the 4 GiB a compact record's size may take: kept whole too.
+    list.appendZipEntry(zip: outer, path: "big.bin", size: 5 << 30)
+    let expected = [
+      InputItem(
+        displayPath: "site/u.zip!/P1/a.archive", folders: ["site", "u.zip", "P1"],
+        location: .zipEntry(zipPath: "/in/site/u.zip", entry: "P1/a.archive"), size: 12),
+      InputItem(
+        displayPath: "site/u.zip!/b/inner.bin!/x/y.json",
+        folders: ["site", "u.zip", "b", "inner.bin", "x"],
+        location: .nestedZipEntry(
+          zipPath: "/in/site/u.zip", nestedZip: "b/inner.bin", entry: "x/y.json"),
+        size: 5),
+      InputItem(
+        displayPath: "site/u.zip!/Z\u{FC}rich/\u{FC}.txt",
+        folders: ["site", "u.zip", "Z\u{FC}rich"],
+        location: .zipEntry(zipPath: "/in/site/u.zip", entry: "Z\u{FC}rich/\u{FC}.txt"), size: 1),
+      InputItem(
+        displayPath: "site/u.zip!/" + long, folders: ["site", "u.zip"],
+        location: .zipEntry(zipPath: "/in/site/u.zip", entry: long), size: 2),
+      InputItem(
+        displayPath: "site/u.zip!/big.bin", folders: ["site", "u.zip"],
+        location: .zipEntry(zipPath: "/in/site/u.zip", entry: "big.bin"), size: 5 << 30),
+    ]
+    XCTAssertEqual(Array(list), expected)
+    list.moveToDisk(directory: root)
+    XCTAssertEqual(Array(list), expected)
+  }
+
   func testList_FromItems_GivesThemBack() {
     let items = [
       InputItem(displayPath: "p/q.json", folders: ["p"], location: .file(path: "/r/q"), size: 3)

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// A plain file below a folder root is stored as its path below the root (UTF-8, in one shared
 /// buffer) and its size; its `InputItem` (display path, folders, disk path) is rebuilt on every
-/// access. Other items (zip entries, Bridge uploads, a file given as a root) are kept whole: they
-/// are few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays, and
+/// access. A zip entry is stored the same way, as its display path, with the zip it belongs to
+/// listed once. Other items (Bridge uploads, a file given as a root) are kept whole: they are
+/// few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays, and
 /// after `moveToDisk(directory:)` almost nothing: records and paths then wait in an unlinked
 /// file, read back `ItemsOnDisk.chunkSize` items at a time.
 public struct InputItemList: RandomAccessCollection, Sendable {
@@ -19,8 +20,32 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     var isDirectory: Bool
   }
 
+  /// A zip whose entries are stored compactly: what their items share.
+  struct ListedZip: Sendable {
+    var zipPath: String
+    /// The entry of `zipPath` that this zip is, when it is nested.
+    var nestedZip: String?
+    /// The zip's display path; an entry's is this, `!/` and the entry's path.
+    var display: String
+    /// Folders attributed to the entries before their own.
+    var entryFolders: [String]
+
+    /// Bytes before an entry's path in its display path.
+    var prefixLength: Int { display.utf8.count + 2 }
+
+    func item(path: String, size: Int64) -> InputItem {
+      InputItem(
+        displayPath: display + "!/" + path,
+        folders: entryFolders + zipEntryComponents(path).dropLast(),
+        location: nestedZip.map { .nestedZipEntry(zipPath: zipPath, nestedZip: $0, entry: path) }
+          ?? .zipEntry(zipPath: zipPath, entry: path),
+        size: size)
+    }
+  }
+
   /// One item in 16 bytes: where its path below the root starts in `text` and its length, its
-  /// root, its size, and -1 for a plain file or else the index of the whole item in `others`.
+  /// root, its size, and -1 for a plain file, `-2 - z` for an entry of zip `z` in `zips`, or
+  /// else the index of the whole item in `others`.
   struct Entry: Sendable {
     private var startBits: UInt32
     private var lengthBits: UInt16
@@ -30,15 +55,16 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
     static let empty = Entry(sortKeyStart: 0, length: 0, other: -1)
 
-    /// A plain file; nil when a field does not fit (the item is then kept whole).
-    init?(start: Int, length: Int, root: Int, size: Int64) {
+    /// A plain file (`other` -1) or a zip entry (`other` ≤ -2); nil when a field does not fit
+    /// (the item is then kept whole).
+    init?(start: Int, length: Int, root: Int, size: Int64, other: Int32 = -1) {
       guard let startBits = UInt32(exactly: start), let lengthBits = UInt16(exactly: length),
         let rootBits = UInt16(exactly: root), let sizeBits = UInt32(exactly: size)
       else { return nil }
       self.startBits = startBits
       self.lengthBits = lengthBits
       self.rootBits = rootBits
-      other = -1
+      self.other = other
       self.sizeBits = sizeBits
     }
 
@@ -64,6 +90,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   private var text: [UInt8] = []
   private var entries: [Entry] = []
   private var others: [(item: InputItem, root: Int)] = []
+  private var zips: [ListedZip] = []
   /// Set by `moveToDisk`: `entries` and `text` are then empty and read from there.
   private var onDisk: ItemsOnDisk?
   private var itemCount = 0
@@ -105,6 +132,10 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     var item: InputItem
     if let whole {
       item = whole
+    } else if entry.other <= -2, zips.indices.contains(-2 - Int(entry.other)) {
+      let zip = zips[-2 - Int(entry.other)]
+      item = zip.item(
+        path: String(decoding: below.dropFirst(zip.prefixLength), as: UTF8.self), size: entry.size)
     } else {
       // Split by bytes: far cheaper than by Characters, and "/" never occurs inside a name.
       let folders = below.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
@@ -143,6 +174,34 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     }
     entries.append(entry)
     text.append(contentsOf: below.utf8)
+    itemCount = entries.count
+  }
+
+  /// Lists a zip whose entries follow (`appendZipEntry`); its number.
+  mutating func beginZip(
+    zipPath: String, nestedZip: String?, display: String, entryFolders: [String]
+  ) -> Int {
+    zips.append(
+      ListedZip(
+        zipPath: zipPath, nestedZip: nestedZip, display: display, entryFolders: entryFolders))
+    return zips.count - 1
+  }
+
+  /// The entry `path` of zip `zip` (from `beginZip`), `size` bytes uncompressed: the item
+  /// `ListedZip.item(path:size:)` describes, stored as its display path and rebuilt on access.
+  mutating func appendZipEntry(zip: Int, path: String, size: Int64) {
+    let listed = zips[zip]
+    guard let other = Int32(exactly: -2 - zip),
+      let entry = Entry(
+        start: text.count, length: listed.prefixLength + path.utf8.count, root: roots.count - 1,
+        size: size, other: other)
+    else {
+      return append(listed.item(path: path, size: size))
+    }
+    entries.append(entry)
+    text.append(contentsOf: listed.display.utf8)
+    text.append(contentsOf: "!/".utf8)
+    text.append(contentsOf: path.utf8)
     itemCount = entries.count
   }
 

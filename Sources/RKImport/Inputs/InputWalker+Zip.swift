@@ -37,6 +37,9 @@ extension InputWalker {
           location: .bridgeZip(zipPath: listing.zipPath, nestedZip: listing.nestedZip, root: root),
           size: size))
     }
+    let zip = found.items.beginZip(
+      zipPath: listing.zipPath, nestedZip: listing.nestedZip, display: listing.display,
+      entryFolders: listing.entryFolders)
     for entry in reader.entries {
       let display = listing.display + "!/" + entry.path
       // Unsafe paths are reported before anything else, so `../x` is never taken as hidden.
@@ -44,7 +47,7 @@ extension InputWalker {
         found.problems.append(ImportError(file: display, reason: reason))
         continue
       }
-      let components = pathComponents(entry.path)
+      let components = zipEntryComponents(entry.path)
       if entry.path.utf8.last == UInt8(ascii: "/")
         || components.contains(where: { $0.utf8.first == UInt8(ascii: ".") })
         || roots.contains(where: { entry.path.hasPrefix($0) })
@@ -52,7 +55,6 @@ extension InputWalker {
         continue
       }
       guard entry.isFile else { continue }
-      let folders = listing.entryFolders + components.dropLast()
       // Fewer than four bytes cannot start like a zip: no need to inflate them.
       if listing.nestedZip == nil, entry.uncompressedSize >= 4,
         isZipMagic(reader.peek(entry.path, count: 4))
@@ -60,14 +62,8 @@ extension InputWalker {
         listNested(reader, entry: entry, in: listing, display: display, into: &found)
         continue
       }
-      let location: InputItem.Location =
-        listing.nestedZip.map {
-          .nestedZipEntry(zipPath: listing.zipPath, nestedZip: $0, entry: entry.path)
-        } ?? .zipEntry(zipPath: listing.zipPath, entry: entry.path)
-      found.items.append(
-        InputItem(
-          displayPath: display, folders: folders, location: location,
-          size: entry.uncompressedSize))
+      // Stored compactly: the list rebuilds the item (display path, folders, location).
+      found.items.appendZipEntry(zip: zip, path: entry.path, size: entry.uncompressedSize)
     }
   }
 
@@ -118,34 +114,6 @@ extension InputWalker {
     }
   }
 
-  /// The `/`-separated components of an entry path, empty ones left out. Printable ASCII
-  /// paths (the usual kind) are split by bytes, which gives the same components as splitting
-  /// by Characters there (no two such bytes form one Character); any other path is split by
-  /// Characters.
-  private func pathComponents(_ path: String) -> [String] {
-    var path = path
-    let components = path.withUTF8 { bytes -> [String]? in
-      guard Self.isPrintableASCII(bytes) else { return nil }
-      var components: [String] = []
-      var start = 0
-      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
-        if index > start {
-          components.append(
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-        }
-        start = index + 1
-      }
-      return components
-    }
-    return components
-      ?? path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-  }
-
-  /// True when every byte is printable ASCII (0x20…0x7E): one Character per byte.
-  private static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-  }
-
   /// `unsafeReason`'s path test over the bytes of a printable ASCII path (see
   /// `pathComponents`): absolute (a leading separator, or a first part of two bytes ending in
   /// `:`), or a part that is `..`, parts being split at `/` and `\\`.
@@ -170,7 +138,7 @@ extension InputWalker {
     var path = entry.path
     // Printable ASCII paths are tested over their bytes (no NUL can occur there).
     let asciiEscapes = path.withUTF8 { bytes -> Bool? in
-      Self.isPrintableASCII(bytes) ? Self.escapes(bytes) : nil
+      isPrintableASCII(bytes) ? Self.escapes(bytes) : nil
     }
     if let asciiEscapes {
       if asciiEscapes { return "zip entry path escapes the archive (absolute or '..'); not read" }
@@ -187,4 +155,32 @@ extension InputWalker {
     if entry.isSymlink { return "zip entry is a symbolic link; not followed" }
     return nil
   }
+}
+
+/// The `/`-separated components of a zip entry path, empty ones left out. Printable ASCII
+/// paths (the usual kind) are split by bytes, which gives the same components as splitting by
+/// Characters there (no two such bytes form one Character); any other path is split by
+/// Characters.
+func zipEntryComponents(_ path: String) -> [String] {
+  var path = path
+  let components = path.withUTF8 { bytes -> [String]? in
+    guard isPrintableASCII(bytes) else { return nil }
+    var components: [String] = []
+    var start = 0
+    for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
+      if index > start {
+        components.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      }
+      start = index + 1
+    }
+    return components
+  }
+  return components
+    ?? path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+}
+
+/// True when every byte is printable ASCII (0x20…0x7E): one Character per byte.
+func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
 }
