@@ -110,6 +110,27 @@ final class ZipInputTests: XCTestCase {
       ].map { ImportError(file: zip + $0, reason: reason) })
   }
 
+  func testEveryFixture_InMemoryOrOnDisk_SameItemsProblemsAndOutcomes() throws {
+    // Small zips are opened in memory, large ones where they lie: the same results either way.
+    let zips = try FileManager.default.contentsOfDirectory(atPath: fixturesPath)
+      .filter { $0.hasSuffix(".zip") }.sorted()
+    XCTAssertGreaterThanOrEqual(zips.count, 10)
+    for zip in zips {
+      var onDisk = ImportOptions()
+      onDisk.zipLimits.inMemoryZipSize = 0
+      let inMemory = ImportOptions()
+      XCTAssertEqual(
+        walk(zip, limits: onDisk.zipLimits).0, walk(zip, limits: inMemory.zipLimits).0, zip)
+      XCTAssertEqual(
+        walk(zip, limits: onDisk.zipLimits).1, walk(zip, limits: inMemory.zipLimits).1, zip)
+      let describe = { (outcomes: [(String, ImportOutcome)]) in
+        outcomes.map { "\($0.0): \($0.1)" }
+      }
+      XCTAssertEqual(
+        describe(importAll(zip, options: onDisk)), describe(importAll(zip, options: inMemory)), zip)
+    }
+  }
+
   func testWalk_ZipInsideFolder_CountsAsFolder() throws {
     let root = NSTemporaryDirectory() + "rkexport-zip-\(UUID().uuidString)"
     try FileManager.default.createDirectory(

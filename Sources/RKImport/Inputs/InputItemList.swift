@@ -44,8 +44,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   }
 
   /// One item in 16 bytes: where its path below the root starts in `text` and its length, its
-  /// root, its size, and -1 for a plain file, `-2 - z` for an entry of zip `z` in `zips`, or
-  /// else the index of the whole item in `others`.
+  /// root, its size, and -1 for a plain file, `bridgeZip` for a Bridge upload zip, `-2 - z`
+  /// for an entry of zip `z` in `zips`, or else the index of the whole item in `others`.
   struct Entry: Sendable {
     private var startBits: UInt32
     private var lengthBits: UInt16
@@ -54,6 +54,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     private var sizeBits: UInt32
 
     static let empty = Entry(sortKeyStart: 0, length: 0, other: -1)
+    /// `other` of a Bridge upload zip below a folder root (read as one item).
+    static let bridgeZip = Int32.min
 
     /// A plain file (`other` -1) or a zip entry (`other` ≤ -2); nil when a field does not fit
     /// (the item is then kept whole).
@@ -132,24 +134,34 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     var item: InputItem
     if let whole {
       item = whole
+    } else if entry.other == Entry.bridgeZip {
+      let path = String(decoding: below, as: UTF8.self)
+      item = InputItem(
+        displayPath: path, folders: Self.folders(below),
+        location: .bridgeZip(zipPath: root.path + "/" + path, nestedZip: nil, root: ""),
+        size: entry.size)
     } else if entry.other <= -2, zips.indices.contains(-2 - Int(entry.other)) {
       let zip = zips[-2 - Int(entry.other)]
       item = zip.item(
         path: String(decoding: below.dropFirst(zip.prefixLength), as: UTF8.self), size: entry.size)
     } else {
-      // Split by bytes: far cheaper than by Characters, and "/" never occurs inside a name.
-      let folders = below.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        .dropLast().map { String(decoding: $0, as: UTF8.self) }
       let path = String(decoding: below, as: UTF8.self)
       item = InputItem(
-        displayPath: path, folders: folders, location: .file(path: root.path + "/" + path),
-        size: entry.size)
+        displayPath: path, folders: Self.folders(below),
+        location: .file(path: root.path + "/" + path), size: entry.size)
     }
     if labelsRoots {
       // Several roots may hold the same relative paths (each its README.md): name the root.
       item.displayPath = root.isDirectory ? root.label + "/" + item.displayPath : root.label
     }
     return item
+  }
+
+  /// The folders of a path below the root: its components but the last. Split by bytes: far
+  /// cheaper than by Characters, and "/" never occurs inside a name.
+  private static func folders(_ below: ArraySlice<UInt8>) -> [String] {
+    below.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+      .dropLast().map { String(decoding: $0, as: UTF8.self) }
   }
 
   // MARK: - Building (the walker)
@@ -171,6 +183,27 @@ public struct InputItemList: RandomAccessCollection, Sendable {
           displayPath: below,
           folders: below.split(separator: "/").dropLast().map(String.init),
           location: .file(path: (roots.last?.path ?? "") + "/" + below), size: size))
+    }
+    entries.append(entry)
+    text.append(contentsOf: below.utf8)
+    itemCount = entries.count
+  }
+
+  /// A zip file `below` the current (folder) root that is one Bridge upload, `size` bytes.
+  mutating func appendBridgeZip(below: String, size: Int64) {
+    guard
+      let entry = Entry(
+        start: text.count, length: below.utf8.count, root: roots.count - 1, size: size,
+        other: Entry.bridgeZip)
+    else {
+      return append(
+        InputItem(
+          displayPath: below,
+          folders: below.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .map(String.init),
+          location: .bridgeZip(
+            zipPath: (roots.last?.path ?? "") + "/" + below, nestedZip: nil, root: ""),
+          size: size))
     }
     entries.append(entry)
     text.append(contentsOf: below.utf8)

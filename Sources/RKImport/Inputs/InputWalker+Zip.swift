@@ -14,11 +14,18 @@ struct ZipListing {
   /// Folders attributed to the zip's entries before their own folders.
   var entryFolders: [String]
   var size: Int64
+  /// The zip is a file below a folder root: its display path is its path below the root, and
+  /// `aboveFolders` that path's folders (an upload it holds whole is stored compactly).
+  var isBelowFolderRoot = false
 }
 
 extension InputWalker {
   func list(_ reader: ZipReader, _ listing: ZipListing, into found: inout Found) {
     let roots = bridgeRoots(reader)
+    if roots.contains(""), listing.isBelowFolderRoot {
+      found.items.appendBridgeZip(below: listing.display, size: listing.size)
+      return
+    }
     if roots.contains("") {
       found.items.append(
         InputItem(

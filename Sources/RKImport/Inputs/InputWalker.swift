@@ -278,7 +278,7 @@ public struct InputWalker: Sendable {
     let name = (path as NSString).lastPathComponent
     let listing = ZipListing(
       zipPath: path, nestedZip: nil, display: display, aboveFolders: folders,
-      entryFolders: isRoot ? [] : folders + [name], size: size)
+      entryFolders: isRoot ? [] : folders + [name], size: size, isBelowFolderRoot: !isRoot)
     list(reader, listing, into: &found)
   }
 

@@ -22,13 +22,17 @@ public struct ZipLimits: Sendable, Hashable {
   public var maximumNestedZipSize: Int64
   /// Bytes of the central directory read to list entries (default 64 MiB).
   public var maximumDirectorySize: Int64
+  /// Zip files up to this size (default 1 MiB) are read whole and opened in memory; larger ones
+  /// are read where they lie. A speed and memory trade-off only: the same entries either way.
+  public var inMemoryZipSize: Int64
 
   public init(
     maximumEntries: Int = 100_000, maximumEntrySize: Int64 = 512 << 20,
     maximumTotalSize: Int64 = 16 << 30, maximumCompressionRatio: Double = 200,
     ratioFloorSize: Int64 = 1 << 20, maximumNestedZipSize: Int64 = 64 << 20,
-    maximumDirectorySize: Int64 = 64 << 20
+    maximumDirectorySize: Int64 = 64 << 20, inMemoryZipSize: Int64 = 1 << 20
   ) {
+    self.inMemoryZipSize = inMemoryZipSize
     self.maximumEntries = maximumEntries
     self.maximumEntrySize = maximumEntrySize
     self.maximumTotalSize = maximumTotalSize
