@@ -131,6 +131,35 @@ final class ZipInputTests: XCTestCase {
     }
   }
 
+  func testWalk_ManyZipsSurveyedOnAllCores_SameAsOneByOne() throws {
+    // Every fixture zip three times over, in folders: more zips than a survey window, and
+    // every shape (Bridge uploads, nested and damaged zips, odd paths) in each window.
+    let root = NSTemporaryDirectory() + "rkexport-zips-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let zips = try FileManager.default.contentsOfDirectory(atPath: fixturesPath)
+      .filter { $0.hasSuffix(".zip") }.sorted()
+    for copy in 0..<3 {
+      try FileManager.default.createDirectory(
+        atPath: root + "/site\(copy)", withIntermediateDirectories: true)
+      for zip in zips {
+        try FileManager.default.copyItem(
+          atPath: fixturesPath + "/" + zip, toPath: root + "/site\(copy)/" + zip)
+      }
+    }
+    var oneByOne = InputWalker(roots: [root])
+    oneByOne.zipSurveyWindow = 0
+    let expected = oneByOne.items()
+    XCTAssertGreaterThan(expected.items.count, 3 * zips.count)
+    XCTAssertGreaterThan(expected.problems.count, 0)
+    for window in [1, 3, 8] {
+      var walker = InputWalker(roots: [root])
+      walker.zipSurveyWindow = window
+      let found = walker.items()
+      XCTAssertEqual(found.items, expected.items, "window \(window)")
+      XCTAssertEqual(found.problems, expected.problems, "window \(window)")
+    }
+  }
+
   func testWalk_ZipInsideFolder_CountsAsFolder() throws {
     let root = NSTemporaryDirectory() + "rkexport-zip-\(UUID().uuidString)"
     try FileManager.default.createDirectory(

@@ -1,5 +1,6 @@
 // The walker's zip half: a zip's entries become items, Bridge uploads inside it become one item
 // each, unsafe entry paths become problems, and zips inside the zip are expanded one level.
+import Foundation
 
 /// Where a zip being listed sits, and how its entries are named and attributed.
 struct ZipListing {
@@ -19,9 +20,55 @@ struct ZipListing {
   var isBelowFolderRoot = false
 }
 
+/// The slow part of listing one zip file, done ahead for many zips at once on all cores: the
+/// open reader (or why it cannot be opened), its Bridge upload roots, and which entries start
+/// like a zip. The reader is used by one thread at a time: surveyed, then listed.
+struct ZipSurvey: @unchecked Sendable {
+  var reader: Result<ZipReader, any Error>
+  var roots: [String] = []
+  /// Per entry of the reader: starts like a zip. Only files of four bytes or more not under a
+  /// Bridge root are peeked (a superset of the entries `list` asks about).
+  var startsLikeZip: [Bool] = []
+}
+
 extension InputWalker {
-  func list(_ reader: ZipReader, _ listing: ZipListing, into found: inout Found) {
-    let roots = bridgeRoots(reader)
+  /// Opens the zip at `path` and reads what `list` needs of it.
+  func survey(_ path: String) -> ZipSurvey {
+    let reader: ZipReader
+    do {
+      reader = try ZipReader(path: path, limits: zipLimits)
+    } catch {
+      return ZipSurvey(reader: .failure(error))
+    }
+    var survey = ZipSurvey(reader: .success(reader), roots: bridgeRoots(reader))
+    guard !survey.roots.contains("") else { return survey }
+    survey.startsLikeZip = reader.entries.map { entry in
+      entry.isFile && entry.uncompressedSize >= 4
+        && !survey.roots.contains(where: { entry.path.hasPrefix($0) })
+        && isZipMagic(reader.peek(entry.path, count: 4))
+    }
+    return survey
+  }
+
+  /// Surveys of the zips at `paths`, made on all cores.
+  func surveys(_ paths: [String]) -> [ZipSurvey] {
+    var surveys = [ZipSurvey?](repeating: nil, count: paths.count)
+    surveys.withUnsafeMutableBufferPointer { buffer in
+      // Each iteration writes its own element; concurrentPerform returns after all ran.
+      nonisolated(unsafe) let slots = buffer
+      DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+        slots[index] = survey(paths[index])
+      }
+    }
+    return surveys.map { $0 ?? ZipSurvey(reader: .failure(ImportError(reason: "not surveyed"))) }
+  }
+
+  /// Lists a zip's entries into `found`; `survey` (of this zip, not nested) saves reading its
+  /// Bridge roots and peeking at its entries again.
+  func list(
+    _ reader: ZipReader, _ listing: ZipListing, survey: ZipSurvey? = nil, into found: inout Found
+  ) {
+    let roots = survey?.roots ?? bridgeRoots(reader)
     if roots.contains(""), listing.isBelowFolderRoot {
       found.items.appendBridgeZip(below: listing.display, size: listing.size)
       return
@@ -47,7 +94,7 @@ extension InputWalker {
     let zip = found.items.beginZip(
       zipPath: listing.zipPath, nestedZip: listing.nestedZip, display: listing.display,
       entryFolders: listing.entryFolders)
-    for entry in reader.entries {
+    for (index, entry) in reader.entries.enumerated() {
       let display = listing.display + "!/" + entry.path
       // Unsafe paths are reported before anything else, so `../x` is never taken as hidden.
       if let reason = unsafeReason(entry) {
@@ -64,7 +111,7 @@ extension InputWalker {
       guard entry.isFile else { continue }
       // Fewer than four bytes cannot start like a zip: no need to inflate them.
       if listing.nestedZip == nil, entry.uncompressedSize >= 4,
-        isZipMagic(reader.peek(entry.path, count: 4))
+        survey?.startsLikeZip[index] ?? isZipMagic(reader.peek(entry.path, count: 4))
       {
         listNested(reader, entry: entry, in: listing, display: display, into: &found)
         continue

@@ -11,6 +11,10 @@ import Foundation
 public struct InputWalker: Sendable {
   public var roots: [String]
   public var zipLimits: ZipLimits
+  /// Zips surveyed at once on all cores (see `ZipSurvey`): enough for every core, few enough
+  /// that their readers (in-memory zips up to `ZipLimits.inMemoryZipSize` each) stay small
+  /// together; 0 lists every zip on the walking thread alone.
+  var zipSurveyWindow = 8
   /// Files listed before they are probed together, on all cores: enough to keep both cores
   /// busy for a while, few enough that their names and paths take well under a megabyte
   /// (memory stays flat in large trees).
@@ -191,6 +195,13 @@ public struct InputWalker: Sendable {
       paths.append(tree.folders[folder].path + "/" + name)
     }
     let probes = InputWalker.probe(paths)
+    // Zips are opened and surveyed a few at a time on all cores (a window bounds the readers
+    // held at once), then listed here in walk order.
+    let zipNumbers = probes.indices.filter {
+      probes[$0]?.isZip == true && probes[$0]?.isRegular == true
+    }
+    var nextZip = 0
+    var surveyed: [Int: ZipSurvey] = [:]
     var fileNumber = 0
     for step in tree.steps {
       switch step {
@@ -203,9 +214,16 @@ public struct InputWalker: Sendable {
         guard let probe = probes[fileNumber] else { continue }
         let relative = tree.folders[folder].relative
         let display = relative.isEmpty ? name : relative.joined(separator: "/") + "/" + name
+        if zipSurveyWindow > 0, nextZip < zipNumbers.count, zipNumbers[nextZip] == fileNumber {
+          let window = zipNumbers[nextZip..<min(nextZip + zipSurveyWindow, zipNumbers.count)]
+          for (number, survey) in zip(window, surveys(window.map { paths[$0] })) {
+            surveyed[number] = survey
+          }
+          nextZip += window.count
+        }
         addFile(
           paths[fileNumber], probe: probe, display: display, folders: relative, isRoot: false,
-          into: &found)
+          survey: surveyed.removeValue(forKey: fileNumber), into: &found)
       }
     }
   }
@@ -249,7 +267,7 @@ public struct InputWalker: Sendable {
 
   private func addFile(
     _ path: String, probe: FileProbe, display: String, folders: [String], isRoot: Bool,
-    into found: inout Found
+    survey: ZipSurvey? = nil, into found: inout Found
   ) {
     guard probe.isRegular else {
       found.problems.append(ImportError(file: display, reason: notRegularFile))
@@ -268,7 +286,7 @@ public struct InputWalker: Sendable {
     }
     let reader: ZipReader
     do {
-      reader = try ZipReader(path: path, limits: zipLimits)
+      reader = try survey?.reader.get() ?? ZipReader(path: path, limits: zipLimits)
     } catch {
       // The importer reports the same error for this file in inputs.csv.
       found.items.append(
@@ -279,7 +297,7 @@ public struct InputWalker: Sendable {
     let listing = ZipListing(
       zipPath: path, nestedZip: nil, display: display, aboveFolders: folders,
       entryFolders: isRoot ? [] : folders + [name], size: size, isBelowFolderRoot: !isRoot)
-    list(reader, listing, into: &found)
+    list(reader, listing, survey: survey, into: &found)
   }
 
   private func bridgeFolderItem(_ path: String, display: String, folders: [String]) -> InputItem {

@@ -22,7 +22,7 @@ public struct ZipLimits: Sendable, Hashable {
   public var maximumNestedZipSize: Int64
   /// Bytes of the central directory read to list entries (default 64 MiB).
   public var maximumDirectorySize: Int64
-  /// Zip files up to this size (default 1 MiB) are read whole and opened in memory; larger ones
+  /// Zip files up to this size (default 256 KiB) are read whole and opened in memory; larger ones
   /// are read where they lie. A speed and memory trade-off only: the same entries either way.
   public var inMemoryZipSize: Int64
 
@@ -30,7 +30,7 @@ public struct ZipLimits: Sendable, Hashable {
     maximumEntries: Int = 100_000, maximumEntrySize: Int64 = 512 << 20,
     maximumTotalSize: Int64 = 16 << 30, maximumCompressionRatio: Double = 200,
     ratioFloorSize: Int64 = 1 << 20, maximumNestedZipSize: Int64 = 64 << 20,
-    maximumDirectorySize: Int64 = 64 << 20, inMemoryZipSize: Int64 = 1 << 20
+    maximumDirectorySize: Int64 = 64 << 20, inMemoryZipSize: Int64 = 256 << 10
   ) {
     self.inMemoryZipSize = inMemoryZipSize
     self.maximumEntries = maximumEntries
