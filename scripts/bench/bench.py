@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of rkexport against the Python peer, the I/O floor and bare libxlsxwriter.
 
-Usage: scripts/bench/run [--count N ...] [--runs K] [--jobs J] [--skip-peer]
+Usage: scripts/bench/run [--count N ...] [--runs K] [--jobs J] [--skip-peer] [--zips]
 Prints one table per corpus size: wall time (median of K runs), archives/s, input MB/s,
 answers/s, peak RSS, and the ratios rkexport/peer, rkexport/I-O floor and rkexport CSV+XLSX /
 bare libxlsxwriter. The XLSX floor (xlsx_floor.c) writes the very cells rkexport wrote (read
@@ -9,6 +9,9 @@ back from its CSV tables, loading excluded from its time), so the ratio isolates
 rkexport's workbook runs twice: as users get it (`--xlsx-compression fast`, zlib level 1) and
 at libxlsxwriter's own level (`standard`, level 6), the one the floor and the peer use: the
 ratio to the floor is taken at the same level, and the file sizes are printed.
+With --zips, rkexport CSV also runs on the same archives packed 100 to a zip, and on as many
+Bridge uploads (one zip each, built from samples/bridge-upload with distinct run UUIDs): the
+shapes uploads arrive in. The peer reads neither, so those rows stand alone.
 """
 import argparse
 import csv
@@ -21,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -78,6 +83,49 @@ def corpus_size(folder):
     return files, total
 
 
+def zipped_corpus(corpus, work, count, per_zip=100):
+    """The corpus's archives packed `per_zip` to a deflated zip, in path order (made once)."""
+    target = os.path.join(work, f"corpus-{count}-zips{per_zip}")
+    if os.path.isdir(target):
+        return target
+    partial = target + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(partial)
+    paths = sorted(os.path.join(folder, name)
+                   for folder, _, names in os.walk(corpus) for name in names)
+    for start in range(0, len(paths), per_zip):
+        name = os.path.join(partial, f"batch-{start // per_zip:06d}.zip")
+        with zipfile.ZipFile(name, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in paths[start:start + per_zip]:
+                archive.write(path, os.path.relpath(path, corpus))
+    os.rename(partial, target)
+    return target
+
+
+def bridge_corpus(work, count, per_participant=100):
+    """`count` Bridge uploads, one zip each, 100 per participant folder: the sample upload
+    with its run UUID replaced by a distinct one per copy (made once)."""
+    target = os.path.join(work, f"bridge-{count}")
+    if os.path.isdir(target):
+        return target
+    sample = os.path.join(ROOT, "samples/bridge-upload/P011/upload1.zip")
+    with zipfile.ZipFile(sample) as archive:
+        entries = [(info, archive.read(info)) for info in archive.infolist()]
+    run_uuid = json.loads(dict((i.filename, d) for i, d in entries)["info.json"])["taskRun"]
+    partial = target + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    for number in range(count):
+        folder = os.path.join(partial, f"P{number // per_participant:05d}")
+        os.makedirs(folder, exist_ok=True)
+        fresh = str(uuid.UUID(int=number + 1)).encode()
+        with zipfile.ZipFile(os.path.join(folder, f"upload{number:06d}.zip"), "w",
+                             zipfile.ZIP_DEFLATED) as upload:
+            for info, data in entries:
+                upload.writestr(info, data.replace(run_uuid.encode(), fresh))
+    os.rename(partial, target)
+    return target
+
+
 def count_answers(out):
     with open(os.path.join(out, "answers.csv"), newline="") as handle:
         return sum(1 for _ in csv.reader(handle)) - 1
@@ -91,6 +139,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=None,
                         help="rkexport --jobs (default: rkexport's own default)")
     parser.add_argument("--skip-peer", action="store_true", help="skip the slow Python peer")
+    parser.add_argument("--zips", action="store_true",
+                        help="also time CSV on the archives in zips and on Bridge upload zips")
     args = parser.parse_args()
     counts = args.count or [10_000]
     os.makedirs(args.work, exist_ok=True)
@@ -112,6 +162,8 @@ def main():
 
     # Per corpus size: (archives, CSV seconds, CSV peak MB, CSV+XLSX seconds, CSV+XLSX peak MB).
     scaling = []
+    # Per corpus size, with --zips: (name, files, bytes, answers, CSV seconds, peak MB) per shape.
+    zip_scaling = []
     for count in counts:
         corpus = os.path.join(args.work, f"corpus-{count}")
         if not os.path.isdir(corpus):
@@ -168,6 +220,18 @@ def main():
                 ("rkexport CSV+XLSX (fast)", t_xlsx, rss_xlsx),
                 ("rkexport CSV+XLSX (standard)", *figures["xlsx_standard"])] + peer_rows
         scaling.append((files, t_csv, rss_csv, t_xlsx, rss_xlsx))
+        zip_rows = []
+        if args.zips:
+            for name, folder in (
+                    ("rkexport CSV, archives 100 a zip", zipped_corpus(corpus, args.work, count)),
+                    ("rkexport CSV, Bridge upload zips", bridge_corpus(args.work, count))):
+                zip_command = [rkexport, folder, "--out", out, "--quiet"] + jobs
+                timed(zip_command)  # warm the page cache
+                walls, peaks = zip(*(timed(zip_command) for _ in range(args.runs)))
+                zip_files, zip_size = corpus_size(folder)
+                zip_rows.append((name, zip_files, zip_size, count_answers(out),
+                                 statistics.median(walls), max(peaks)))
+        zip_scaling.append(zip_rows)
 
         print(f"\ncorpus: {files:,} archives, {size / 1e6:.1f} MB, {answers:,} answers "
               f"(median of {args.runs} rounds, every tool once a round; the peer runs once)")
@@ -184,6 +248,11 @@ def main():
         floor_size = os.path.getsize(os.path.join(args.work, "floor.xlsx"))
         print(f"results.xlsx: fast {sizes['fast'] / 1e6:.1f} MB, standard "
               f"{sizes['standard'] / 1e6:.1f} MB, bare libxlsxwriter {floor_size / 1e6:.1f} MB")
+        if zip_rows:
+            print(f"zip inputs (median of {args.runs} runs each; files are zips, MB their size)")
+            for name, zip_files, zip_size, zip_answers, wall, peak in zip_rows:
+                print(f"{name:32} {wall:8.2f} {zip_files:>8,} zips {zip_size / 1e6:8.1f} MB "
+                      f"{zip_answers / wall:11,.0f} answers/s {peak:8.1f} MB peak")
         if not args.skip_peer:
             (_, peer_csv, _), (_, peer_xlsx, _) = peer_rows
             peer_size = os.path.getsize(os.path.join(args.work, "peer-out", "results.xlsx"))
@@ -200,6 +269,10 @@ def main():
               f"time CSV {large_csv / small_csv:.1f}x, CSV+XLSX {large_xlsx / small_xlsx:.1f}x; "
               f"peak memory CSV {100 * (large_csv_mb / small_csv_mb - 1):+.0f} %, "
               f"CSV+XLSX {100 * (large_xlsx_mb / small_xlsx_mb - 1):+.0f} %")
+    for small_rows, large_rows in zip(zip_scaling, zip_scaling[1:]):
+        for small, large in zip(small_rows, large_rows):
+            print(f"scaling {large[0][len('rkexport CSV, '):]}: time {large[4] / small[4]:.1f}x, "
+                  f"peak memory {100 * (large[5] / small[5] - 1):+.0f} %")
 
 
 if __name__ == "__main__":
