@@ -7,8 +7,9 @@ import Foundation
 /// A plain file below a folder root is stored as its path below the root (UTF-8, in one shared
 /// buffer) and its size; its `InputItem` (display path, folders, disk path) is rebuilt on every
 /// access. A zip entry is stored the same way, as its display path, with the zip it belongs to
-/// listed once. Other items (Bridge uploads, a file given as a root) are kept whole: they are
-/// few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays, and
+/// listed once, and so is a zip below a folder root that is one Bridge upload. Other items
+/// (Bridge upload folders, uploads inside zips, a file given as a root) are kept whole: they
+/// are few. 100,000 archives take about 5 MB instead of about 30 MB of Strings and arrays, and
 /// after `moveToDisk(directory:)` almost nothing: records and paths then wait in an unlinked
 /// file, read back `ItemsOnDisk.chunkSize` items at a time.
 public struct InputItemList: RandomAccessCollection, Sendable {
@@ -57,8 +58,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     /// `other` of a Bridge upload zip below a folder root (read as one item).
     static let bridgeZip = Int32.min
 
-    /// A plain file (`other` -1) or a zip entry (`other` ≤ -2); nil when a field does not fit
-    /// (the item is then kept whole).
+    /// A plain file (`other` -1), a Bridge upload zip (`bridgeZip`) or a zip entry (`other`
+    /// -2 and below); nil when a field does not fit (the item is then kept whole).
     init?(start: Int, length: Int, root: Int, size: Int64, other: Int32 = -1) {
       guard let startBits = UInt32(exactly: start), let lengthBits = UInt16(exactly: length),
         let rootBits = UInt16(exactly: root), let sizeBits = UInt32(exactly: size)

@@ -102,8 +102,7 @@ extension InputWalker {
         continue
       }
       let components = zipEntryComponents(entry.path)
-      if entry.path.utf8.last == UInt8(ascii: "/")
-        || components.contains(where: { $0.utf8.first == UInt8(ascii: ".") })
+      if entry.path.hasSuffix("/") || components.contains(where: { $0.hasPrefix(".") })
         || roots.contains(where: { entry.path.hasPrefix($0) })
       {
         continue
@@ -169,7 +168,7 @@ extension InputWalker {
   }
 
   /// `unsafeReason`'s path test over the bytes of a printable ASCII path (see
-  /// `pathComponents`): absolute (a leading separator, or a first part of two bytes ending in
+  /// `zipEntryComponents`): absolute (a leading separator, or a first part of two bytes ending in
   /// `:`), or a part that is `..`, parts being split at `/` and `\\`.
   private static func escapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     func isSeparator(_ byte: UInt8) -> Bool { byte == 0x2F || byte == 0x5C }
