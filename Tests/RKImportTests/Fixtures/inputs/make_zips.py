@@ -108,7 +108,7 @@ def odd_paths(zf):
         "P1/a.txt", "P1//double.txt", "../up.txt", "/abs.txt", "\\back.txt", "C:/drive.txt",
         "c:name.txt", "P1\\win\\path.txt", "P1/.hidden/x.txt", "P1/a..b.txt", "P1/..",
         "\u00e9:/accent.txt", "e\u0301:/decomposed.txt", "Z\u00fcrich/\u00fc.txt",
-        "P1/\u0301/combining.txt",
+        "P1/\u0301/combining.txt", "P1/.\u0301x.txt",
     ]:
         add(zf, name, b"notes\n")
     add(zf, "P1/tiny.bin", b"PK")
