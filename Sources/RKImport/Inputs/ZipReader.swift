@@ -141,13 +141,15 @@ final class ZipReader {
 
   /// The whole file when it holds at most `limit` bytes, else nil.
   private static func smallFile(_ path: String, limit: Int64) throws -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
+    // Non-blocking: a named pipe that took the zip's place after the walk must not hang the run.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw ImportError(reason: "cannot stat") }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImportError(reason: notRegularFile) }
     guard Int64(info.st_size) <= limit else { return nil }
     let size = Int(info.st_size)
     return try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
