@@ -1,5 +1,7 @@
 // libFuzzer harness: the input written to a file and given to the walker and importer as a root,
 // as `rkexport export FILE` would: zips (nested, Bridge uploads) and every reader behind them.
+// Then once more through its folder, read where it lies: a zip below a folder root is surveyed
+// on the walk's worker threads and a Bridge upload zip there is stored compactly.
 import Foundation
 
 @testable import RKImport
@@ -18,9 +20,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let limits = ZipLimits(
     maximumEntries: 1_000, maximumEntrySize: 4 << 20, maximumTotalSize: 64 << 20,
     maximumNestedZipSize: 4 << 20)
-  let (items, _) = InputWalker(roots: [inputPath], zipLimits: limits).items()
+  walkAndImport(root: inputPath, limits: limits)
+  var onDisk = limits
+  onDisk.inMemoryZipSize = 0
+  walkAndImport(root: (inputPath as NSString).deletingLastPathComponent, limits: onDisk)
+  return 0
+}
+
+private func walkAndImport(root: String, limits: ZipLimits) {
+  let (items, _) = InputWalker(roots: [root], zipLimits: limits).items()
   let importer = InputImporter(
     options: ImportOptions(zipLimits: limits, maximumFileSize: 4 << 20))
   for item in items { _ = importer.importItem(item) }
-  return 0
 }
