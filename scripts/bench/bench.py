@@ -11,7 +11,7 @@ at libxlsxwriter's own level (`standard`, level 6), the one the floor and the pe
 ratio to the floor is taken at the same level, and the file sizes are printed.
 With --zips, rkexport CSV also runs on the same archives packed 100 to a zip, and on as many
 Bridge uploads (one zip each, built from samples/bridge-upload with distinct run UUIDs): the
-shapes uploads arrive in. The peer reads neither, so those rows stand alone.
+shapes uploads arrive in. The peer reads the archives in zips (once) but no Bridge uploads.
 """
 import argparse
 import csv
@@ -229,8 +229,14 @@ def main():
                 timed(zip_command)  # warm the page cache
                 walls, peaks = zip(*(timed(zip_command) for _ in range(args.runs)))
                 zip_files, zip_size = corpus_size(folder)
-                zip_rows.append((name, zip_files, zip_size, count_answers(out),
-                                 statistics.median(walls), max(peaks)))
+                zip_answers = count_answers(out)
+                peer_wall = None
+                if not args.skip_peer and "archives" in name:
+                    peer_wall = timed([sys.executable,
+                                       os.path.join(ROOT, "scripts/bench/python_peer.py"), folder,
+                                       "--out", os.path.join(args.work, "peer-out")])[0]
+                zip_rows.append((name, zip_files, zip_size, zip_answers,
+                                 statistics.median(walls), max(peaks), peer_wall))
         zip_scaling.append(zip_rows)
 
         print(f"\ncorpus: {files:,} archives, {size / 1e6:.1f} MB, {answers:,} answers "
@@ -250,9 +256,11 @@ def main():
               f"{sizes['standard'] / 1e6:.1f} MB, bare libxlsxwriter {floor_size / 1e6:.1f} MB")
         if zip_rows:
             print(f"zip inputs (median of {args.runs} runs each; files are zips, MB their size)")
-            for name, zip_files, zip_size, zip_answers, wall, peak in zip_rows:
+            for name, zip_files, zip_size, zip_answers, wall, peak, peer_wall in zip_rows:
+                versus = f", the peer {peer_wall:.2f} s ({peer_wall / wall:.1f}x)" \
+                    if peer_wall else ""
                 print(f"{name:32} {wall:8.2f} {zip_files:>8,} zips {zip_size / 1e6:8.1f} MB "
-                      f"{zip_answers / wall:11,.0f} answers/s {peak:8.1f} MB peak")
+                      f"{zip_answers / wall:11,.0f} answers/s {peak:8.1f} MB peak{versus}")
         if not args.skip_peer:
             (_, peer_csv, _), (_, peer_xlsx, _) = peer_rows
             peer_size = os.path.getsize(os.path.join(args.work, "peer-out", "results.xlsx"))

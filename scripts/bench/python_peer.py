@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The pipeline a researcher would write instead of rkexport: plistlib + a UID resolver + pandas.
 
-Reads every NSKeyedArchiver archive below a folder, walks ORKTaskResult -> ORKStepResult ->
+Reads every NSKeyedArchiver archive below a folder (and inside zips there, read with zipfile; a
+zip counts as a folder for the participant id, as in rkexport), walks ORKTaskResult -> ORKStepResult ->
 question results, and writes answers.csv, steps.csv and task_runs.csv (and results.xlsx with
 XlsxWriter when --xlsx is given). Kept honest and reasonably efficient: one pass per file, a
 memo table for shared objects, pandas only for the final tables. It is the benchmark's peer.
@@ -11,6 +12,7 @@ import datetime as dt
 import os
 import plistlib
 import sys
+import zipfile
 
 import pandas as pd
 
@@ -76,12 +78,25 @@ def iso(value):
 
 
 def export_file(path, rel, answers, steps, runs):
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as entries:
+            for info in entries.infolist():
+                if info.is_dir() or any(part.startswith(".") for part in info.filename.split("/")):
+                    continue
+                export_archive(entries.read(info), rel + "!/" + info.filename, answers, steps,
+                               runs)
+        return
     with open(path, "rb") as handle:
-        archive = Archive(handle.read())
+        export_archive(handle.read(), rel, answers, steps, runs)
+
+
+def export_archive(data, rel, answers, steps, runs):
+    archive = Archive(data)
     root = archive.get(archive.root)
     tasks = [archive.get(r) for r in root["NS.objects"]] \
         if archive.classname(root) in ("NSArray", "NSMutableArray") else [root]
-    participant = rel.split("/")[0] if "/" in rel else ""
+    folders = rel.replace("!/", "/").split("/")[:-1]
+    participant = folders[0] if folders else ""
     for task in tasks:
         task_id = archive.value(task["identifier"])
         run_uuid = archive.value(task.get("taskRunUUID"))
