@@ -24,7 +24,7 @@ final class ZipReader {
   /// none of the 31 bytes Foundation's file-system path conversion leaks per zip opened by path
   /// (100,000 Bridge uploads are opened twice each, by the walk and by the importer).
   convenience init(path: String, limits: ZipLimits) throws {
-    if let bytes = try ZipReader.smallFile(path, limit: limits.inMemoryZipSize) {
+    if case .bytes(let bytes) = try readFileUnlessLarger(path, limit: limits.inMemoryZipSize) {
       try self.init(bytes: bytes, limits: limits)
       return
     }
@@ -137,33 +137,6 @@ final class ZipReader {
       throw ImportError(reason: "damaged zip entry: \(error)")
     }
     return bytes
-  }
-
-  /// The whole file when it holds at most `limit` bytes, else nil.
-  private static func smallFile(_ path: String, limit: Int64) throws -> [UInt8]? {
-    // Non-blocking: a named pipe that took the zip's place after the walk must not hang the run.
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))")
-    }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw ImportError(reason: "cannot stat") }
-    guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImportError(reason: notRegularFile) }
-    guard Int64(info.st_size) <= limit else { return nil }
-    let size = Int(info.st_size)
-    return try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-      initialized = 0
-      guard let base = buffer.baseAddress else { return }
-      while initialized < size {
-        let count = pread(fd, base + initialized, size - initialized, off_t(initialized))
-        if count < 0 {
-          throw ImportError(reason: "read failed: \(String(cString: strerror(errno)))")
-        }
-        if count == 0 { break }
-        initialized += count
-      }
-    }
   }
 
   /// Scans a zip file's central directory with positioned reads (no whole-file load).
