@@ -26,9 +26,18 @@ struct ZipListing {
 struct ZipSurvey: @unchecked Sendable {
   var reader: Result<ZipReader, any Error>
   var roots: [String] = []
-  /// Per entry of the reader: starts like a zip. Only files of four bytes or more not under a
-  /// Bridge root are peeked (a superset of the entries `list` asks about).
+  /// Per entry of the reader: starts like a zip (peeked only where `list` asks, see
+  /// `asksWhetherZip`).
   var startsLikeZip: [Bool] = []
+}
+
+/// What the listing makes of one zip entry.
+private enum EntryKind {
+  /// A path that escapes the zip, or a link: reported, not read.
+  case unsafe(reason: String)
+  /// A folder, a hidden entry, or part of a Bridge upload in the zip.
+  case skipped
+  case file
 }
 
 extension InputWalker {
@@ -43,11 +52,30 @@ extension InputWalker {
     var survey = ZipSurvey(reader: .success(reader), roots: bridgeRoots(reader))
     guard !survey.roots.contains("") else { return survey }
     survey.startsLikeZip = reader.entries.map { entry in
-      entry.isFile && entry.uncompressedSize >= 4
-        && !survey.roots.contains(where: { entry.path.hasPrefix($0) })
+      asksWhetherZip(entry, kind: kind(of: entry, roots: survey.roots))
         && isZipMagic(reader.peek(entry.path, count: 4))
     }
     return survey
+  }
+
+  /// Whether `list` peeks at an entry of this kind to tell a zip inside the zip (of a zip that
+  /// is not nested itself): files of four bytes or more; fewer cannot start like a zip.
+  private func asksWhetherZip(_ entry: ZipReader.EntryInfo, kind: EntryKind) -> Bool {
+    guard case .file = kind else { return false }
+    return entry.uncompressedSize >= 4
+  }
+
+  /// The kind of `entry` in a zip whose Bridge upload roots are `roots`. Unsafe paths come
+  /// first, so `../x` is never taken as hidden.
+  private func kind(of entry: ZipReader.EntryInfo, roots: [String]) -> EntryKind {
+    if let reason = unsafeReason(entry) { return .unsafe(reason: reason) }
+    if entry.path.hasSuffix("/")
+      || zipEntryComponents(entry.path).contains(where: { $0.hasPrefix(".") })
+      || roots.contains(where: { entry.path.hasPrefix($0) }) || !entry.isFile
+    {
+      return .skipped
+    }
+    return .file
   }
 
   /// Surveys of the zips at `paths`, made on all cores.
@@ -96,20 +124,15 @@ extension InputWalker {
       entryFolders: listing.entryFolders)
     for (index, entry) in reader.entries.enumerated() {
       let display = listing.display + "!/" + entry.path
-      // Unsafe paths are reported before anything else, so `../x` is never taken as hidden.
-      if let reason = unsafeReason(entry) {
+      let kind = kind(of: entry, roots: roots)
+      switch kind {
+      case .unsafe(let reason):
         found.problems.append(ImportError(file: display, reason: reason))
         continue
+      case .skipped: continue
+      case .file: break
       }
-      let components = zipEntryComponents(entry.path)
-      if entry.path.hasSuffix("/") || components.contains(where: { $0.hasPrefix(".") })
-        || roots.contains(where: { entry.path.hasPrefix($0) })
-      {
-        continue
-      }
-      guard entry.isFile else { continue }
-      // Fewer than four bytes cannot start like a zip: no need to inflate them.
-      if listing.nestedZip == nil, entry.uncompressedSize >= 4,
+      if listing.nestedZip == nil, asksWhetherZip(entry, kind: kind),
         survey?.startsLikeZip[index] ?? isZipMagic(reader.peek(entry.path, count: 4))
       {
         listNested(reader, entry: entry, in: listing, display: display, into: &found)
@@ -167,9 +190,9 @@ extension InputWalker {
     }
   }
 
-  /// `unsafeReason`'s path test over the bytes of a printable ASCII path (see
-  /// `zipEntryComponents`): absolute (a leading separator, or a first part of two bytes ending in
-  /// `:`), or a part that is `..`, parts being split at `/` and `\\`.
+  /// `escapesZip`'s test over the bytes of a printable ASCII path (see `zipEntryComponents`):
+  /// absolute (a leading separator, or a first part of two bytes ending in `:`), or a part that
+  /// is `..`, parts being split at `/` and `\`.
   private static func escapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     func isSeparator(_ byte: UInt8) -> Bool { byte == 0x2F || byte == 0x5C }
     if let first = bytes.first, isSeparator(first) { return true }
@@ -188,25 +211,23 @@ extension InputWalker {
   /// Why an entry may not be read: paths that are absolute or climb out of the zip (zip-slip),
   /// and links (never followed).
   private func unsafeReason(_ entry: ZipReader.EntryInfo) -> String? {
-    var path = entry.path
-    // Printable ASCII paths are tested over their bytes (no NUL can occur there).
-    let asciiEscapes = path.withUTF8 { bytes -> Bool? in
-      isPrintableASCII(bytes) ? Self.escapes(bytes) : nil
-    }
-    if let asciiEscapes {
-      if asciiEscapes { return "zip entry path escapes the archive (absolute or '..'); not read" }
-      if entry.isSymlink { return "zip entry is a symbolic link; not followed" }
-      return nil
-    }
-    let parts = path.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
-    let isAbsolute =
-      path.hasPrefix("/") || path.hasPrefix("\\")
-      || (parts.first.map { $0.count == 2 && $0.last == ":" } ?? false)
-    if isAbsolute || parts.contains("..") || path.contains("\0") {
+    if Self.escapesZip(entry.path) {
       return "zip entry path escapes the archive (absolute or '..'); not read"
     }
     if entry.isSymlink { return "zip entry is a symbolic link; not followed" }
     return nil
+  }
+
+  /// Whether `path` is absolute or climbs out of the zip. Printable ASCII paths are tested
+  /// over their bytes (no NUL can occur there), others by Characters.
+  private static func escapesZip(_ path: String) -> Bool {
+    var path = path
+    if let ascii = path.withUTF8({ isPrintableASCII($0) ? escapes($0) : nil }) { return ascii }
+    let parts = path.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
+    let isAbsolute =
+      path.hasPrefix("/") || path.hasPrefix("\\")
+      || (parts.first.map { $0.count == 2 && $0.last == ":" } ?? false)
+    return isAbsolute || parts.contains("..") || path.contains("\0")
   }
 }
 
