@@ -33,14 +33,33 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
     /// Bytes before an entry's path in its display path.
     var prefixLength: Int { display.utf8.count + 2 }
+  }
 
-    func item(path: String, size: Int64) -> InputItem {
-      InputItem(
-        displayPath: display + "!/" + path,
-        folders: entryFolders + zipEntryComponents(path).dropLast(),
-        location: nestedZip.map { .nestedZipEntry(zipPath: zipPath, nestedZip: $0, entry: path) }
-          ?? .zipEntry(zipPath: zipPath, entry: path),
-        size: size)
+  /// What a compact record stands for; `Entry.other` holds it.
+  private enum CompactKind {
+    /// A plain file below a folder root; its text is its path below the root.
+    case file
+    /// A zip below a folder root that is one Bridge upload; its text as for a file.
+    case bridgeZip
+    /// An entry of zip number `zip` in `zips`; its text is the entry's display path.
+    case zipEntry(zip: Int)
+
+    /// `Entry.other` for this kind; nil when it does not fit.
+    var other: Int32? {
+      switch self {
+      case .file: -1
+      case .bridgeZip: Entry.bridgeZip
+      case .zipEntry(let zip): Int32(exactly: -2 - zip)
+      }
+    }
+
+    /// The kind of a record whose `other` is negative.
+    init(other: Int32) {
+      switch other {
+      case Entry.bridgeZip: self = .bridgeZip
+      case ...(-2): self = .zipEntry(zip: -2 - Int(other))
+      default: self = .file
+      }
     }
   }
 
@@ -132,30 +151,41 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     let root =
       roots.indices.contains(rootIndex)
       ? roots[rootIndex] : Root(path: "", label: "", isDirectory: true)
-    var item: InputItem
-    if let whole {
-      item = whole
-    } else if entry.other == Entry.bridgeZip {
-      let path = String(decoding: below, as: UTF8.self)
-      item = InputItem(
-        displayPath: path, folders: Self.folders(below),
-        location: .bridgeZip(zipPath: root.path + "/" + path, nestedZip: nil, root: ""),
-        size: entry.size)
-    } else if entry.other <= -2, zips.indices.contains(-2 - Int(entry.other)) {
-      let zip = zips[-2 - Int(entry.other)]
-      item = zip.item(
-        path: String(decoding: below.dropFirst(zip.prefixLength), as: UTF8.self), size: entry.size)
-    } else {
-      let path = String(decoding: below, as: UTF8.self)
-      item = InputItem(
-        displayPath: path, folders: Self.folders(below),
-        location: .file(path: root.path + "/" + path), size: entry.size)
-    }
+    var item =
+      whole
+      ?? compactItem(CompactKind(other: entry.other), text: below, root: root, size: entry.size)
     if labelsRoots {
       // Several roots may hold the same relative paths (each its README.md): name the root.
       item.displayPath = root.isDirectory ? root.label + "/" + item.displayPath : root.label
     }
     return item
+  }
+
+  /// The item a compact record stands for (without a root label): `text` is its stored path.
+  private func compactItem(
+    _ kind: CompactKind, text: ArraySlice<UInt8>, root: Root, size: Int64
+  ) -> InputItem {
+    let path = String(decoding: text, as: UTF8.self)
+    switch kind {
+    case .zipEntry(let number) where zips.indices.contains(number):
+      let zip = zips[number]
+      let entry = String(decoding: text.dropFirst(zip.prefixLength), as: UTF8.self)
+      return InputItem(
+        displayPath: path, folders: zip.entryFolders + zipEntryComponents(entry).dropLast(),
+        location: zip.nestedZip.map {
+          .nestedZipEntry(zipPath: zip.zipPath, nestedZip: $0, entry: entry)
+        } ?? .zipEntry(zipPath: zip.zipPath, entry: entry),
+        size: size)
+    case .bridgeZip:
+      return InputItem(
+        displayPath: path, folders: Self.folders(text),
+        location: .bridgeZip(zipPath: root.path + "/" + path, nestedZip: nil, root: ""),
+        size: size)
+    case .file, .zipEntry:
+      return InputItem(
+        displayPath: path, folders: Self.folders(text),
+        location: .file(path: root.path + "/" + path), size: size)
+    }
   }
 
   /// The folders of a path below the root: its components but the last. Split by bytes: far
@@ -175,40 +205,12 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
   /// A plain file `below` the current (folder) root, `size` bytes.
   mutating func appendFile(below: String, size: Int64) {
-    guard
-      let entry = Entry(
-        start: text.count, length: below.utf8.count, root: roots.count - 1, size: size)
-    else {
-      return append(
-        InputItem(
-          displayPath: below,
-          folders: below.split(separator: "/").dropLast().map(String.init),
-          location: .file(path: (roots.last?.path ?? "") + "/" + below), size: size))
-    }
-    entries.append(entry)
-    text.append(contentsOf: below.utf8)
-    itemCount = entries.count
+    appendCompact(.file, text: below, size: size)
   }
 
   /// A zip file `below` the current (folder) root that is one Bridge upload, `size` bytes.
   mutating func appendBridgeZip(below: String, size: Int64) {
-    guard
-      let entry = Entry(
-        start: text.count, length: below.utf8.count, root: roots.count - 1, size: size,
-        other: Entry.bridgeZip)
-    else {
-      return append(
-        InputItem(
-          displayPath: below,
-          folders: below.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-            .map(String.init),
-          location: .bridgeZip(
-            zipPath: (roots.last?.path ?? "") + "/" + below, nestedZip: nil, root: ""),
-          size: size))
-    }
-    entries.append(entry)
-    text.append(contentsOf: below.utf8)
-    itemCount = entries.count
+    appendCompact(.bridgeZip, text: below, size: size)
   }
 
   /// Lists a zip whose entries follow (`appendZipEntry`); its number.
@@ -221,21 +223,25 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     return zips.count - 1
   }
 
-  /// The entry `path` of zip `zip` (from `beginZip`), `size` bytes uncompressed: the item
-  /// `ListedZip.item(path:size:)` describes, stored as its display path and rebuilt on access.
+  /// The entry `path` of zip `zip` (from `beginZip`), `size` bytes uncompressed: display path
+  /// `display!/path`, folders the zip's entry folders and then the path's own.
   mutating func appendZipEntry(zip: Int, path: String, size: Int64) {
-    let listed = zips[zip]
-    guard let other = Int32(exactly: -2 - zip),
+    appendCompact(.zipEntry(zip: zip), text: zips[zip].display + "!/" + path, size: size)
+  }
+
+  /// Stores an item of `kind` as `text` and a record, rebuilt on access; kept whole when a
+  /// field does not fit a record.
+  private mutating func appendCompact(_ kind: CompactKind, text stored: String, size: Int64) {
+    guard let other = kind.other,
       let entry = Entry(
-        start: text.count, length: listed.prefixLength + path.utf8.count, root: roots.count - 1,
-        size: size, other: other)
+        start: text.count, length: stored.utf8.count, root: roots.count - 1, size: size,
+        other: other)
     else {
-      return append(listed.item(path: path, size: size))
+      let root = roots.last ?? Root(path: "", label: "", isDirectory: true)
+      return append(compactItem(kind, text: Array(stored.utf8)[...], root: root, size: size))
     }
     entries.append(entry)
-    text.append(contentsOf: listed.display.utf8)
-    text.append(contentsOf: "!/".utf8)
-    text.append(contentsOf: path.utf8)
+    text.append(contentsOf: stored.utf8)
     itemCount = entries.count
   }
 
