@@ -69,9 +69,12 @@ protocol ResultObject {
   func isKind(of known: KnownClass) -> Bool
 }
 
-/// The classes the decoders test objects for, by ancestry.
-enum KnownClass: CaseIterable {
-  case taskResult, stepResult, noAnswer, dontKnowAnswer
+/// The classes the decoders test objects for, by ancestry; each raw value is its own bit.
+enum KnownClass: UInt8, CaseIterable {
+  case taskResult = 1
+  case stepResult = 2
+  case noAnswer = 4
+  case dontKnowAnswer = 8
 
   var name: String {
     switch self {
@@ -82,20 +85,13 @@ enum KnownClass: CaseIterable {
     }
   }
 
+  var bit: UInt8 { rawValue }
+
   /// The known classes in `chain`, one bit per case.
   static func bits(in chain: [String]) -> UInt8 {
     var bits: UInt8 = 0
     for known in allCases where chain.contains(known.name) { bits |= known.bit }
     return bits
-  }
-
-  var bit: UInt8 {
-    switch self {
-    case .taskResult: 1
-    case .stepResult: 2
-    case .noAnswer: 4
-    case .dontKnowAnswer: 8
-    }
   }
 }
 
