@@ -14,29 +14,29 @@ import Synchronization
 struct ClassSignature: Hashable, Sendable {
   var bytes: [UInt8] = []
 
-  /// Appends one string object's raw payload.
+  /// Appends one string object's raw payload, laid out by `writePiece`.
   mutating func append(role: UInt8, string header: PlistObjectHeader, in plist: BPlistDocument) {
-    let length = header.isUTF16 ? header.count * 2 : header.count
-    bytes.append(role)
-    bytes.append(header.isUTF16 ? 1 : 0)
-    // The length's four bytes, low first, appended one by one (no array of shifts per string).
-    let prefix = UInt32(truncatingIfNeeded: length)
-    bytes.append(UInt8(truncatingIfNeeded: prefix))
-    bytes.append(UInt8(truncatingIfNeeded: prefix >> 8))
-    bytes.append(UInt8(truncatingIfNeeded: prefix >> 16))
-    bytes.append(UInt8(truncatingIfNeeded: prefix >> 24))
-    let range = header.payloadOffset..<(header.payloadOffset + length)
-    plist.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.extracting(range)) }
+    let count = header.isUTF16 ? header.count * 2 : header.count
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: 6 + count))
+    plist.bytes.withUnsafeBufferPointer { source in
+      bytes.withUnsafeMutableBufferPointer { target in
+        Self.writePiece(
+          role: role, isUTF16: header.isUTF16, payload: source.baseAddress! + header.payloadOffset,
+          count: count, to: target.baseAddress! + start)
+      }
+    }
   }
 
-  /// Writes one byte string's piece of a signature (marker 0x5n: not UTF-16) at `target`, as
-  /// `append(role:string:in:)` lays it out: role, encoding, length, payload; 6 + `count` bytes.
+  /// Writes one string's piece of a signature at `target`: role, encoding (1 for UTF-16), the
+  /// payload's length in four bytes (low first), then the payload: 6 + `count` bytes.
   static func writePiece(
-    role: UInt8, payload: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>
+    role: UInt8, isUTF16: Bool = false, payload: UnsafePointer<UInt8>, count: Int,
+    to target: UnsafeMutablePointer<UInt8>
   ) {
     let length = UInt32(truncatingIfNeeded: count)
     target[0] = role
-    target[1] = 0
+    target[1] = isUTF16 ? 1 : 0
     target[2] = UInt8(truncatingIfNeeded: length)
     target[3] = UInt8(truncatingIfNeeded: length >> 8)
     target[4] = UInt8(truncatingIfNeeded: length >> 16)
