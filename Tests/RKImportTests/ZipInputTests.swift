@@ -121,6 +121,10 @@ final class ZipInputTests: XCTestCase {
       var onDisk = ImportOptions()
       onDisk.zipLimits.inMemoryZipSize = 0
       let inMemory = ImportOptions()
+      // Small enough that the default limits really open it in memory.
+      let size = try XCTUnwrap(
+        FileManager.default.attributesOfItem(atPath: fixturesPath + "/" + zip)[.size] as? Int)
+      XCTAssertLessThanOrEqual(Int64(size), inMemory.zipLimits.inMemoryZipSize, zip)
       XCTAssertEqual(
         walk(zip, limits: onDisk.zipLimits).0, walk(zip, limits: inMemory.zipLimits).0, zip)
       XCTAssertEqual(
