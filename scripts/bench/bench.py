@@ -187,8 +187,10 @@ def main():
             return figures
         timed(csv_command)  # the outputs the XLSX floor writes again, and a warm-up
         answers = count_answers(out)
-        peer = [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), corpus,
-                "--out", os.path.join(args.work, "peer-out")]
+        def peer_command(folder):
+            return [sys.executable, os.path.join(ROOT, "scripts/bench/python_peer.py"), folder,
+                    "--out", os.path.join(args.work, "peer-out")]
+        peer = peer_command(corpus)
         # Round robin: one run of every tool per round, so that a host that gets slower or
         # faster during the bench (shared machines do) moves all figures alike and the ratios
         # stay honest. The peer runs once, in the middle round.
@@ -222,19 +224,19 @@ def main():
         scaling.append((files, t_csv, rss_csv, t_xlsx, rss_xlsx))
         zip_rows = []
         if args.zips:
-            for name, folder in (
-                    ("rkexport CSV, archives 100 a zip", zipped_corpus(corpus, args.work, count)),
-                    ("rkexport CSV, Bridge upload zips", bridge_corpus(args.work, count))):
+            # The peer reads archives inside zips, not Bridge uploads.
+            for name, folder, peer_reads in (
+                    ("rkexport CSV, archives 100 a zip", zipped_corpus(corpus, args.work, count),
+                     True),
+                    ("rkexport CSV, Bridge upload zips", bridge_corpus(args.work, count), False)):
                 zip_command = [rkexport, folder, "--out", out, "--quiet"] + jobs
                 timed(zip_command)  # warm the page cache
                 walls, peaks = zip(*(timed(zip_command) for _ in range(args.runs)))
                 zip_files, zip_size = corpus_size(folder)
                 zip_answers = count_answers(out)
                 peer_wall = None
-                if not args.skip_peer and "archives" in name:
-                    peer_wall = timed([sys.executable,
-                                       os.path.join(ROOT, "scripts/bench/python_peer.py"), folder,
-                                       "--out", os.path.join(args.work, "peer-out")])[0]
+                if peer_reads and not args.skip_peer:
+                    peer_wall = timed(peer_command(folder))[0]
                 zip_rows.append((name, zip_files, zip_size, zip_answers,
                                  statistics.median(walls), max(peaks), peer_wall))
         zip_scaling.append(zip_rows)
