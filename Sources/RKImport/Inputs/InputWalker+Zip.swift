@@ -123,7 +123,8 @@ extension InputWalker {
       zipPath: listing.zipPath, nestedZip: listing.nestedZip, display: listing.display,
       entryFolders: listing.entryFolders)
     for (index, entry) in reader.entries.enumerated() {
-      let display = listing.display + "!/" + entry.path
+      // Only problems and nested zips need it here: the list stores the entry's own copy.
+      var display: String { listing.display + "!/" + entry.path }
       let kind = kind(of: entry, roots: roots)
       switch kind {
       case .unsafe(let reason):
