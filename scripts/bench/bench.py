@@ -145,8 +145,9 @@ def main():
     counts = args.count or [10_000]
     os.makedirs(args.work, exist_ok=True)
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "rkexport"], cwd=ROOT,
-                   check=True, stdout=subprocess.DEVNULL)
+    # As users build it (scripts/export-samples): the Swift runtime linked in.
+    subprocess.run([os.path.join(ROOT, "scripts/build-release")], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
     rkexport = os.path.join(ROOT, ".build/release/rkexport")
     # The Swift toolchain brings clang; a bare Debian has no `cc` without build-essential.
     compiler = shutil.which("cc") or shutil.which("clang") or "cc"
