@@ -15,7 +15,8 @@ cd "$repo"
 # ZIPFoundation comes from the package's own pinned checkout (fetched into .build-fuzz once);
 # its CZLib module map is on the include path of every step, since RKImport's module needs it.
 zip_sources="$repo/.build-fuzz/checkouts/ZIPFoundation/Sources/ZIPFoundation"
-flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$out" -I "$zip_sources/../CZLib")
+flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$out" -I "$zip_sources/../CZLib"
+  -I "$repo/Sources/CZipChecksum")
 if [ ! -d "$zip_sources" ]; then
   swift package resolve --scratch-path "$repo/.build-fuzz" >&2
 fi

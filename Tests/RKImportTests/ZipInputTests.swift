@@ -246,6 +246,20 @@ final class ZipInputTests: XCTestCase {
       "zip-bad-crc.zip!/a.json: damaged zip entry: checksum mismatch")
   }
 
+  func testImport_BadChecksumOfDeflatedEntry_ClearFailure() {
+    // The entry inflates cleanly; only its checksum is wrong (Python's zipfile says so too).
+    XCTAssertEqual(
+      failure(importAll("zip-bad-crc-deflated.zip")[0].1),
+      "zip-bad-crc-deflated.zip!/a.json: damaged zip entry: checksum mismatch")
+  }
+
+  func testChecksum_StandardCheckValues() {
+    // CRC-32 (ISO-HDLC, as zip uses): the catalogue's check value for "123456789".
+    XCTAssertEqual(ZipReader.checksum(Array("123456789".utf8)), 0xCBF4_3926)
+    XCTAssertEqual(ZipReader.checksum([]), 0)
+    XCTAssertEqual(ZipReader.checksum(Array("a".utf8)), 0xE8B7_BE43)
+  }
+
   func testWalk_TooManyEntries_ZipFailsWithLimit() {
     let outcomes = importAll(
       "zip-mixed.zip", options: ImportOptions(zipLimits: ZipLimits(maximumEntries: 3)))

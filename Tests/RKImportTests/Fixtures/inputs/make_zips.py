@@ -97,6 +97,13 @@ at = crc.find(b"Chocolate")
 crc[at] = ord("c")
 open("zip-bad-crc.zip", "wb").write(bytes(crc))
 
+# A deflated entry whose data is intact but whose checksum (both headers) is wrong.
+crc = bytearray(build(None, lambda zf: add(zf, "a.json", submission)))
+for signature, offset in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
+    at = crc.find(signature)
+    crc[at + offset] ^= 0xFF
+open("zip-bad-crc-deflated.zip", "wb").write(bytes(crc))
+
 # Entry paths that are ASCII (read byte by byte) and not (read by Characters): separators,
 # drive letters, dots, a decomposed accent, a combining mark after '/', and a nested zip
 # without a .zip name.
