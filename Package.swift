@@ -61,7 +61,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "RKImportTests", dependencies: ["RKImport", "RKModel"], exclude: ["Fixtures"]),
+    // ZIPFoundation to compare the zip reader's own reading of entry names and types with it.
+    .testTarget(
+      name: "RKImportTests",
+      dependencies: [
+        "RKImport", "RKModel", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ],
+      exclude: ["Fixtures"]
+    ),
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
     // RKImport for its zip directory scanner, which reads the written workbooks back.
     .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable", "RKImport"]),

@@ -3,6 +3,7 @@
 import Foundation
 import RKModel
 import XCTest
+import ZIPFoundation
 
 @testable import RKImport
 
@@ -251,6 +252,33 @@ final class ZipInputTests: XCTestCase {
     XCTAssertEqual(
       failure(importAll("zip-bad-crc-deflated.zip")[0].1),
       "zip-bad-crc-deflated.zip!/a.json: damaged zip entry: checksum mismatch")
+  }
+
+  func testReader_EntryPathsAndTypes_SameAsZIPFoundation() throws {
+    // The reader takes printable ASCII names and types from its own directory scan; every
+    // entry of every fixture must read as ZIPFoundation's `Entry.path` and `Entry.type` say.
+    var compared = 0
+    var kinds = Set<String>()
+    for name in try FileManager.default.contentsOfDirectory(atPath: fixturesPath).sorted()
+    where name.hasSuffix(".zip") {
+      let path = fixturesPath + "/" + name
+      guard let reader = try? ZipReader(path: path, limits: ZipLimits()) else { continue }
+      let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+      let expected = archive.map { ($0.path, $0.type == .file, $0.type == .symlink) }
+      XCTAssertEqual(reader.entries.count, expected.count, name)
+      for (info, want) in zip(reader.entries, expected) {
+        XCTAssertEqual(info.path, want.0, name)
+        XCTAssertEqual(info.isFile, want.1, "\(name): \(info.path)")
+        XCTAssertEqual(info.isSymlink, want.2, "\(name): \(info.path)")
+        kinds.insert(want.2 ? "symlink" : want.1 ? "file" : "directory")
+        if info.path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value > 0x7E }) {
+          kinds.insert("not printable ASCII")
+        }
+        compared += 1
+      }
+    }
+    XCTAssertGreaterThan(compared, 50)
+    XCTAssertEqual(kinds, ["file", "directory", "symlink", "not printable ASCII"])
   }
 
   func testChecksum_StandardCheckValues() {

@@ -14,6 +14,13 @@ struct ZipDirectoryRecord: Sendable {
   var crc32: UInt32
   var compressedSize: Int64
   var uncompressedSize: Int64
+  /// "Version made by" (APPNOTE 4.4.2): its high byte is the system the attributes are for.
+  var versionMadeBy: UInt16 = 0
+  /// External file attributes (APPNOTE 4.4.15): for Unix, the mode in the high 16 bits.
+  var externalAttributes: UInt32 = 0
+  /// Every byte of the stored name is printable ASCII (0x20–0x7E), which reads the same in
+  /// UTF-8 and in code page 437: `name` is then exactly ZIPFoundation's `path`.
+  var nameIsPrintableASCII = false
 
   var isEncrypted: Bool { flags & 1 != 0 }
 }
@@ -99,7 +106,10 @@ enum ZipCentralDirectory {
         ZipDirectoryRecord(
           name: String(decoding: nameBytes, as: UTF8.self), flags: le16(directory, position + 8),
           method: le16(directory, position + 10), crc32: le32(directory, position + 16),
-          compressedSize: compressed, uncompressedSize: uncompressed))
+          compressedSize: compressed, uncompressedSize: uncompressed,
+          versionMadeBy: le16(directory, position + 4),
+          externalAttributes: le32(directory, position + 38),
+          nameIsPrintableASCII: nameBytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }))
       position = next
     }
     return result

@@ -65,18 +65,53 @@ final class ZipReader {
         reason: "encrypted zip (entry \(index + 1) of \(records.count), "
           + "\"\(records[index].name)\"): encrypted zips are not supported")
     }
-    for entry in archive {
+    for (index, entry) in archive.enumerated() {
+      // ZIPFoundation decodes an entry's path per call, a character at a time (twice for
+      // `type`); a printable ASCII name is taken from the directory scan instead, when the
+      // record is this entry's.
+      let record = index < records.count ? records[index] : nil
+      let path: String
+      let type: Entry.EntryType
+      if let record, record.nameIsPrintableASCII, record.crc32 == entry.checksum,
+        record.compressedSize == Int64(clamping: entry.compressedSize)
+      {
+        path = record.name
+        type = ZipReader.entryType(record)
+      } else {
+        path = entry.path
+        type = entry.type
+      }
       entries.append(
         EntryInfo(
-          path: entry.path, isFile: entry.type == .file, isSymlink: entry.type == .symlink,
+          path: path, isFile: type == .file, isSymlink: type == .symlink,
           uncompressedSize: Int64(clamping: entry.uncompressedSize),
           compressedSize: Int64(clamping: entry.compressedSize)))
-      if entryByPath[entry.path] == nil { entryByPath[entry.path] = entry }
+      if entryByPath[path] == nil { entryByPath[path] = entry }
     }
     guard entries.count == records.count else {
       throw ImportError(
         reason: "damaged zip: directory lists \(records.count) entries, "
           + "\(entries.count) could be read")
+    }
+  }
+
+  /// An entry's type as ZIPFoundation's `Entry.type` works it out: from the Unix mode when
+  /// the attributes are Unix's (or macOS's), else from a trailing `/` (or, for MS-DOS, the
+  /// directory attribute).
+  static func entryType(_ record: ZipDirectoryRecord) -> Entry.EntryType {
+    let isDirectory = record.name.hasSuffix("/")
+    switch record.versionMadeBy >> 8 {
+    case 3, 19:  // Unix, macOS
+      switch mode_t(UInt16(truncatingIfNeeded: record.externalAttributes >> 16)) & S_IFMT {
+      case S_IFREG: return .file
+      case S_IFDIR: return .directory
+      case S_IFLNK: return .symlink
+      default: return isDirectory ? .directory : .file
+      }
+    case 0:  // MS-DOS
+      return isDirectory || record.externalAttributes >> 4 == 0x01 ? .directory : .file
+    default:
+      return isDirectory ? .directory : .file
     }
   }
 

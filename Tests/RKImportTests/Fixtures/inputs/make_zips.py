@@ -97,6 +97,37 @@ at = crc.find(b"Chocolate")
 crc[at] = ord("c")
 open("zip-bad-crc.zip", "wb").write(bytes(crc))
 
+# Entry types as each system records them, for the reader's own reading of names and types:
+# Unix modes (file, folder, link, none), MS-DOS attributes, other systems by a trailing slash,
+# and names that are not printable ASCII (a control character, DEL, UTF-8 with its flag).
+def typed(zf, name, system, attributes, data=b"x", utf8=False):
+    info = zipfile.ZipInfo(name, STAMP)
+    info.create_system = system
+    info.external_attr = attributes
+    if utf8:
+        info.flag_bits |= 0x800
+    zf.writestr(info, data)
+
+
+def entry_types(zf):
+    typed(zf, "unix/file.json", 3, 0o100644 << 16)
+    typed(zf, "unix/folder/", 3, 0o040755 << 16, b"")
+    typed(zf, "unix/link", 3, 0o120777 << 16, b"file.json")
+    typed(zf, "unix/no-mode", 3, 0)
+    typed(zf, "unix/no-mode-folder/", 3, 0, b"")
+    typed(zf, "dos/FILE.TXT", 0, 0x20)
+    typed(zf, "dos/FOLDER", 0, 0x10, b"")
+    typed(zf, "dos/SLASH/", 0, 0, b"")
+    typed(zf, "ntfs/file.json", 11, 0)
+    typed(zf, "ntfs/folder/", 11, 0, b"")
+    typed(zf, "macos/file.json", 19, 0o100644 << 16)
+    typed(zf, "odd/control\x01.json", 3, 0o100644 << 16)
+    typed(zf, "odd/del\x7f.json", 3, 0o100644 << 16)
+    typed(zf, "odd/caf\xc3\xa9.json".encode("latin-1").decode("utf-8"), 3, 0o100644 << 16, utf8=True)
+
+
+build("zip-entry-types.zip", entry_types)
+
 # A deflated entry whose data is intact but whose checksum (both headers) is wrong.
 crc = bytearray(build(None, lambda zf: add(zf, "a.json", submission)))
 for signature, offset in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
