@@ -281,6 +281,49 @@ final class ZipInputTests: XCTestCase {
     XCTAssertEqual(kinds, ["file", "directory", "symlink", "not printable ASCII"])
   }
 
+  func testImport_ZipPointingPastItsEnd_EntriesReportedNoTrap() {
+    // Found by the fuzzer: entry 4's data descriptor lies far past the end. Read from memory,
+    // ZIPFoundation trapped on it (the whole export lost); now the zip is read from its file,
+    // at top level and nested (a temporary copy), with the damaged entries reported.
+    for (zip, prefix) in [
+      ("zip-reads-past-end.zip", "zip-reads-past-end.zip!/"),
+      ("zip-nested-past-end.zip", "zip-nested-past-end.zip!/inner.zip!/"),
+    ] {
+      let outcomes = importAll(zip)
+      XCTAssertEqual(
+        outcomes.map(\.0),
+        ["info.json", "mood", "sleep_hours", "used_inhaler", "voice.m4a"].map { prefix + $0 }, zip)
+      XCTAssertEqual(
+        failure(outcomes[3].1), prefix + "used_inhaler: damaged zip entry: corruptedData", zip)
+    }
+  }
+
+  func testInMemoryCheck_RefusesReadsPastTheEnd_AcceptsTheOtherFixtures() throws {
+    func bytes(_ name: String) throws -> [UInt8] {
+      [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixturesPath + "/" + name)))
+    }
+    XCTAssertFalse(ZipInMemoryCheck.readsStayWithin(try bytes("zip-reads-past-end.zip")))
+    for name in [
+      "zip-mixed.zip", "zip-nested.zip", "zip-bridge-upload.zip", "zip-odd-paths.zip",
+      "zip-entry-types.zip", "zip-nested-past-end.zip", "zip-bad-crc.zip",
+    ] {
+      XCTAssertTrue(ZipInMemoryCheck.readsStayWithin(try bytes(name)), name)
+    }
+    // A local header offset, a data offset and a ZIP64 locator that ZIPFoundation would
+    // follow out of the bytes.
+    var zip = try bytes("zip-mixed.zip")
+    let end = zip.count - 22
+    let directory = Int(le32(zip, end + 16))
+    var pastLocal = zip
+    pastLocal.replaceSubrange(directory + 42..<directory + 46, with: [0xF0, 0xFF, 0xFF, 0x7F])
+    XCTAssertFalse(ZipInMemoryCheck.readsStayWithin(pastLocal))
+    var pastData = zip
+    pastData.replaceSubrange(28..<30, with: [0xFF, 0xFF])  // the first local extra length
+    XCTAssertFalse(ZipInMemoryCheck.readsStayWithin(pastData))
+    zip.insert(contentsOf: [0x50, 0x4B, 0x06, 0x07] + [UInt8](repeating: 0, count: 16), at: end)
+    XCTAssertFalse(ZipInMemoryCheck.readsStayWithin(zip))
+  }
+
   func testChecksum_StandardCheckValues() {
     // CRC-32 (ISO-HDLC, as zip uses): the catalogue's check value for "123456789".
     XCTAssertEqual(ZipReader.checksum(Array("123456789".utf8)), 0xCBF4_3926)

@@ -24,12 +24,50 @@ final class ZipReader {
   /// opened in memory: one read instead of ZIPFoundation's buffered file access per entry, and
   /// none of the 31 bytes Foundation's file-system path conversion leaks per zip opened by path
   /// (100,000 Bridge uploads are opened twice each, by the walk and by the importer).
+  ///
+  /// A zip that ZIPFoundation could be made to read past the end of (see
+  /// `ZipInMemoryCheck`) is opened from the file instead.
   convenience init(path: String, limits: ZipLimits) throws {
-    if case .bytes(let bytes) = try readFileUnlessLarger(path, limit: limits.inMemoryZipSize) {
+    if case .bytes(let bytes) = try readFileUnlessLarger(path, limit: limits.inMemoryZipSize),
+      ZipInMemoryCheck.readsStayWithin(bytes)
+    {
       try self.init(bytes: bytes, limits: limits)
       return
     }
     let records = try ZipReader.scanFile(path, limits: limits)
+    try self.init(file: path, records: records, limits: limits)
+  }
+
+  /// Opens a zip held in memory (a zip inside a zip): in memory when ZIPFoundation's reads
+  /// stay within it, else from an unlinked temporary copy.
+  convenience init(bytes: [UInt8], limits: ZipLimits) throws {
+    let records = try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: limits) {
+      offset, count in
+      guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else {
+        return nil
+      }
+      return Array(bytes[Int(offset)..<Int(offset) + count])
+    }
+    guard ZipInMemoryCheck.readsStayWithin(bytes) else {
+      let copy = try ZipReader.temporaryCopy(of: bytes)
+      defer { unlink(copy) }
+      try self.init(file: copy, records: records, limits: limits)
+      return
+    }
+    let archive: Archive
+    do {
+      archive = try Archive(data: Data(bytes), accessMode: .read)
+    } catch {
+      throw ImportError(reason: "damaged zip: \(error)")
+    }
+    try self.init(archive: archive, records: records, limits: limits)
+  }
+
+  /// Opens a zip file on disk through ZIPFoundation (which keeps it open: unlinking it then
+  /// is fine).
+  private convenience init(file path: String, records: [ZipDirectoryRecord], limits: ZipLimits)
+    throws
+  {
     let archive: Archive
     do {
       archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -39,22 +77,26 @@ final class ZipReader {
     try self.init(archive: archive, records: records, limits: limits)
   }
 
-  /// Opens a zip held in memory (a zip inside a zip).
-  convenience init(bytes: [UInt8], limits: ZipLimits) throws {
-    let records = try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: limits) {
-      offset, count in
-      guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else {
-        return nil
+  /// Writes `bytes` to a new file in the temporary folder; returns its path.
+  private static func temporaryCopy(of bytes: [UInt8]) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.path
+    var template = Array((folder + "/rkexport-zip-XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else {
+      throw ImportError(reason: "cannot make a temporary copy of the zip in \(folder)")
+    }
+    defer { close(descriptor) }
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else {
+        unlink(path)
+        throw ImportError(reason: "cannot write a temporary copy of the zip in \(folder)")
       }
-      return Array(bytes[Int(offset)..<Int(offset) + count])
+      written += count
     }
-    let archive: Archive
-    do {
-      archive = try Archive(data: Data(bytes), accessMode: .read)
-    } catch {
-      throw ImportError(reason: "damaged zip: \(error)")
-    }
-    try self.init(archive: archive, records: records, limits: limits)
+    return path
   }
 
   private init(archive: Archive, records: [ZipDirectoryRecord], limits: ZipLimits) throws {

@@ -128,6 +128,12 @@ def entry_types(zf):
 
 build("zip-entry-types.zip", entry_types)
 
+# zip-reads-past-end.zip (committed as the fuzzer found it): an entry's data descriptor lies far
+# past the end, which made ZIPFoundation trap when the zip was read from memory. Nested too,
+# as a zip inside a zip is always held in memory.
+past_end = open("zip-reads-past-end.zip", "rb").read()
+build("zip-nested-past-end.zip", lambda zf: add(zf, "inner.zip", past_end, zipfile.ZIP_STORED))
+
 # A deflated entry whose data is intact but whose checksum (both headers) is wrong.
 crc = bytearray(build(None, lambda zf: add(zf, "a.json", submission)))
 for signature, offset in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
