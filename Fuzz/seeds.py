@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 REAL = Path("/work/shared/corpus/real")
@@ -48,8 +49,11 @@ def zip_uploads(path):
     uploads = []
     for info in (n for n in names if n.rsplit("/", 1)[-1] == "info.json"):
         root = info[: -len("info.json")]
-        uploads.append([(n[len(root):], archive.read(n)) for n in names
-                        if n.startswith(root) and "/" not in n[len(root):]])
+        try:
+            uploads.append([(n[len(root):], archive.read(n)) for n in names
+                            if n.startswith(root) and "/" not in n[len(root):]])
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError):
+            continue  # a damaged fixture (the zip itself is a seed anyway)
     return uploads
 
 
