@@ -134,7 +134,7 @@ public final class ExportRun {
       var next = pass.nextState(previous: state, folder: folder)
       // "Nothing new since" keeps naming the last run that exported something.
       next.exportedAt = onlyTouched ? (state?.exportedAt ?? "") : ExportRun.iso8601(started)
-      try writeDurably(Array(try next.encoded()), to: stateStaging)
+      try writeDurably(to: stateStaging) { write in try next.writeJSON(write) }
       renames.append(.init(from: stateStaging, to: statePath))
     }
     let commit = {

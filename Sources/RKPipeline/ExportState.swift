@@ -59,8 +59,116 @@ public struct ExportState: Codable, Sendable, Equatable {
 
   /// The bytes written to the state file: sorted keys, so identical states give identical files.
   public func encoded() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-    return try encoder.encode(self) + Data("\n".utf8)
+    var data = Data()
+    try writeJSON { data.append(contentsOf: $0) }
+    return data
+  }
+
+  /// Writes the state file's text through `write`, in chunks of about 64 KiB: the bytes
+  /// Foundation's `JSONEncoder` gives with sorted keys and pretty printing, and a newline. A state
+  /// of 100,000 inputs is about 50 MB of JSON; the encoder held it twice over as a tree and as
+  /// text.
+  public func writeJSON(_ write: ([UInt8]) throws -> Void) throws {
+    // The writer lives only for this call.
+    try withoutActuallyEscaping(write) { write in try writeJSON(into: StateJSONWriter(write: write)) }
+  }
+
+  private func writeJSON(into writer: StateJSONWriter) throws {
+    var out = writer
+    try out.append("{\n  \"exportedAt\" : ")
+    try out.appendString(exportedAt)
+    try out.append(",\n  \"inputs\" : {\n")
+    // JSONEncoder orders keys by their UTF-8 bytes.
+    let keys = inputs.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    if keys.isEmpty { try out.append("\n") }
+    for (number, key) in keys.enumerated() {
+      guard let entry = inputs[key] else { continue }
+      try out.append("    ")
+      try out.appendString(key)
+      try out.append(" : {\n      \"hash\" : ")
+      try out.appendString(entry.hash)
+      try out.append(",\n      \"modified\" : ")
+      try out.appendNumber(entry.modified)
+      if let path = entry.path {
+        try out.append(",\n      \"path\" : ")
+        try out.appendString(path)
+      }
+      try out.append(",\n      \"size\" : \(entry.size),\n      \"status\" : ")
+      try out.appendString(entry.status)
+      try out.append(",\n      \"taskRunUUIDs\" : [\n")
+      if entry.taskRunUUIDs.isEmpty { try out.append("\n") }
+      for (index, uuid) in entry.taskRunUUIDs.enumerated() {
+        try out.append("        ")
+        try out.appendString(uuid)
+        try out.append(index + 1 < entry.taskRunUUIDs.count ? ",\n" : "\n")
+      }
+      try out.append("      ]\n    }")
+      try out.append(number + 1 < keys.count ? ",\n" : "\n")
+    }
+    try out.append("  },\n  \"outputDirectory\" : ")
+    try out.appendString(outputDirectory)
+    try out.append(",\n  \"version\" : \(version)\n}\n")
+    try out.flush()
+  }
+}
+
+/// JSON text as `JSONEncoder` writes it, buffered and handed on in chunks.
+private struct StateJSONWriter {
+  let write: ([UInt8]) throws -> Void
+  private var buffer: [UInt8] = []
+  private static let chunkSize = 64 * 1024
+
+  init(write: @escaping ([UInt8]) throws -> Void) {
+    self.write = write
+    buffer.reserveCapacity(Self.chunkSize + 1024)
+  }
+
+  mutating func append(_ text: String) throws {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= Self.chunkSize { try flush() }
+  }
+
+  /// A string literal: `"` `\\` and `/` escaped, control characters as `\b \t \n \f \r` or
+  /// `\u00xx`, everything else as it is.
+  mutating func appendString(_ text: String) throws {
+    buffer.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+        buffer.append(UInt8(ascii: "\\"))
+        buffer.append(byte)
+      case 0x08: buffer.append(contentsOf: Array("\\b".utf8))
+      case 0x09: buffer.append(contentsOf: Array("\\t".utf8))
+      case 0x0A: buffer.append(contentsOf: Array("\\n".utf8))
+      case 0x0C: buffer.append(contentsOf: Array("\\f".utf8))
+      case 0x0D: buffer.append(contentsOf: Array("\\r".utf8))
+      case ..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        buffer.append(contentsOf: Array("\\u00".utf8))
+        buffer.append(hex[Int(byte >> 4)])
+        buffer.append(hex[Int(byte & 0x0F)])
+      default:
+        buffer.append(byte)
+      }
+    }
+    buffer.append(UInt8(ascii: "\""))
+    if buffer.count >= Self.chunkSize { try flush() }
+  }
+
+  /// A number as JSONEncoder writes a `Double`: its shortest form, without `.0`.
+  mutating func appendNumber(_ value: Double) throws {
+    guard value.isFinite else {
+      throw EncodingError.invalidValue(
+        value, .init(codingPath: [], debugDescription: "a modification time is not finite"))
+    }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    try append(text)
+  }
+
+  mutating func flush() throws {
+    guard !buffer.isEmpty else { return }
+    try write(buffer)
+    buffer.removeAll(keepingCapacity: true)
   }
 }

@@ -112,22 +112,36 @@ public final class OutputCommit {
 
 /// Writes `bytes` to a temporary file beside `path`, fsyncs it and renames it onto `path`.
 func writeDurably(_ bytes: [UInt8], to path: String) throws {
+  try writeDurably(to: path) { write in try write(bytes) }
+}
+
+/// Writes what `produce` hands its `write` function, chunk by chunk, to a temporary file beside
+/// `path`, fsyncs it and renames it onto `path`: a large file is never whole in memory.
+func writeDurably(
+  to path: String, _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+) throws {
   let temporary = path + ".\(getpid()).tmp"
   let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
   guard fd >= 0 else { throw OutputError(path: path, reason: "cannot create the file") }
-  var offset = 0
-  while offset < bytes.count {
-    let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    if written < 0 && errno == EINTR { continue }
-    guard written > 0 else {
+  var closed = false
+  defer {
+    if !closed {
       _ = close(fd)
       unlink(temporary)
-      throw OutputError(path: path, reason: "cannot write the file")
     }
-    offset += written
+  }
+  try produce { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { throw OutputError(path: path, reason: "cannot write the file") }
+      offset += written
+    }
   }
   let synced = fsync(fd) == 0
   _ = close(fd)
+  closed = true
   guard synced, Glibc.rename(temporary, path) == 0 else {
     unlink(temporary)
     throw OutputError(path: path, reason: "cannot write the file")

@@ -1,0 +1,68 @@
+// The state file written a chunk at a time: the very bytes Foundation's JSONEncoder gives.
+import Foundation
+import XCTest
+
+@testable import RKPipeline
+
+final class ExportStateTests: XCTestCase {
+  /// What the state file held before it was streamed: JSONEncoder, sorted keys, pretty printed.
+  private func encoderBytes(_ state: ExportState) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    return Array(try encoder.encode(state)) + Array("\n".utf8)
+  }
+
+  private func streamedBytes(_ state: ExportState) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunks = 0
+    try state.writeJSON {
+      bytes += $0
+      chunks += 1
+    }
+    XCTAssertGreaterThan(chunks, 0)
+    return bytes
+  }
+
+  func testWriteJSON_AwkwardKeysAndValues_SameBytesAsJSONEncoder() throws {
+    var controls = ""
+    for value in 0..<0x20 { controls.unicodeScalars.append(Unicode.Scalar(UInt8(value))) }
+    var state = ExportState(
+      exportedAt: "2026-11-25T10:00:00Z", outputDirectory: "/srv/study/export \"nightly\"")
+    let keys = [
+      "results|P001/a.archive", "results|P001/b.archive", "Results|Z", "a10", "a9", "\u{e9}a",
+      "e\u{301}b", "back\\slash", "tab\there", controls, "del\u{7f}", "emoji😀", "\u{2028}",
+    ]
+    let times: [Double] = [1_795_573_838, 1_795_573_838.198_243_4, 0.1, 1e21, 1e-7, 5e-324, -3.5]
+    for (index, key) in keys.enumerated() {
+      state.inputs[key] = ExportState.Entry(
+        size: Int64(index * 1_000), modified: times[index % times.count],
+        hash: index % 3 == 0 ? "" : "347a688f02e2d5cd",
+        taskRunUUIDs: Array(
+          repeating: "8E8BC0EF-F004-4237-989C-3C9E3FBFFB17", count: index % 3),
+        status: ["ok", "failed", "skipped"][index % 3], path: index % 2 == 0 ? key : nil)
+    }
+    XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))
+    // And it reads back as the same state.
+    let decoded = try JSONDecoder().decode(ExportState.self, from: Data(try streamedBytes(state)))
+    XCTAssertEqual(decoded, state)
+  }
+
+  func testWriteJSON_NoInputs_SameBytesAsJSONEncoder() throws {
+    let state = ExportState(exportedAt: "", outputDirectory: "out")
+    XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))
+  }
+
+  func testWriteJSON_ManyInputs_SameBytesInSeveralChunks() throws {
+    var state = ExportState(exportedAt: "2026-11-25T10:00:00Z", outputDirectory: "out")
+    for number in 0..<2_000 {
+      state.inputs["results|P\(number % 37)/batch-\(number).archive"] = ExportState.Entry(
+        size: Int64(number), modified: 1_795_573_838.25 + Double(number), hash: "00ff",
+        taskRunUUIDs: ["A150C40A-7466-431B-89D1-A1FBA3FDB2F8"], status: "ok",
+        path: "P\(number % 37)/batch-\(number).archive")
+    }
+    var chunks = 0
+    try state.writeJSON { _ in chunks += 1 }
+    XCTAssertGreaterThan(chunks, 3)
+    XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))
+  }
+}
