@@ -70,7 +70,8 @@ public struct ExportState: Codable, Sendable, Equatable {
   /// text.
   public func writeJSON(_ write: ([UInt8]) throws -> Void) throws {
     // The writer lives only for this call.
-    try withoutActuallyEscaping(write) { write in try writeJSON(into: StateJSONWriter(write: write))
+    try withoutActuallyEscaping(write) { write in
+      try writeJSON(into: StateJSONWriter(write: write))
     }
   }
 
