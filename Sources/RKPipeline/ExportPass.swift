@@ -105,12 +105,14 @@ struct ExportPass {
     for event in warnings.omitted() { log.log(event) }
   }
 
-  /// The state after this run: the previous entries, with every input read for export replaced.
-  func nextState(previous: ExportState?, folder: String) -> ExportState {
+  /// The state after this run: the previous entries, with every input read for export replaced
+  /// (`ExportState.writeJSON(replacing:_:)` writes them without merging them into a copy).
+  func nextState(previous: ExportState?, folder: String) -> (
+    ExportState, replacing: [String: ExportState.Entry]
+  ) {
     var state = previous ?? ExportState(exportedAt: "", outputDirectory: folder)
     state.outputDirectory = folder
-    for (key, entry) in entries { state.inputs[key] = entry }
-    return state
+    return (state, entries)
   }
 
   // MARK: - One input

@@ -68,23 +68,30 @@ public struct ExportState: Codable, Sendable, Equatable {
   /// Foundation's `JSONEncoder` gives with sorted keys and pretty printing, and a newline. A state
   /// of 100,000 inputs is about 50 MB of JSON; the encoder held it twice over as a tree and as
   /// text.
-  public func writeJSON(_ write: ([UInt8]) throws -> Void) throws {
+  ///
+  /// Entries in `newer` replace or add to `inputs` as written, so that a run's new entries need
+  /// not be merged into a copy of a large state first.
+  public func writeJSON(
+    replacing newer: [String: Entry] = [:], _ write: ([UInt8]) throws -> Void
+  ) throws {
     // The writer lives only for this call.
     try withoutActuallyEscaping(write) { write in
-      try writeJSON(into: StateJSONWriter(write: write))
+      try writeJSON(replacing: newer, into: StateJSONWriter(write: write))
     }
   }
 
-  private func writeJSON(into writer: StateJSONWriter) throws {
+  private func writeJSON(replacing newer: [String: Entry], into writer: StateJSONWriter) throws {
     var out = writer
     try out.append("{\n  \"exportedAt\" : ")
     try out.appendString(exportedAt)
     try out.append(",\n  \"inputs\" : {\n")
     // JSONEncoder orders keys by their UTF-8 bytes.
-    let keys = inputs.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    var keys = Array(inputs.keys)
+    keys += newer.keys.filter { inputs[$0] == nil }
+    keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     if keys.isEmpty { try out.append("\n") }
     for (number, key) in keys.enumerated() {
-      guard let entry = inputs[key] else { continue }
+      guard let entry = newer[key] ?? inputs[key] else { continue }
       try out.append("    ")
       try out.appendString(key)
       try out.append(" : {\n      \"hash\" : ")

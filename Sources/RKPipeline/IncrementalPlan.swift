@@ -40,54 +40,71 @@ struct IncrementalPlan: Sendable {
   /// stat'ed: the work list is the walked list itself.
   init(items: InputItemList, state: ExportState?, append: Bool, recordsState: Bool = true) {
     guard recordsState || state != nil else {
-      work = WorkList(items: items, planned: nil)
+      work = WorkList(items: items, planned: nil, state: nil)
       unchangedCount = 0
       keptKeys = []
       return
     }
-    var planned: [Work] = []
+    var planned: [Planned] = []
     var unchanged = 0
     var kept = Set(state?.inputs.keys.map { $0 } ?? [])
-    for item in items {
+    for (index, item) in items.enumerated() {
       let key = InputFingerprint.key(item)
       let fingerprint = InputFingerprint.of(item)
       let previous = state?.inputs[key]
       if let previous, let fingerprint, fingerprint.matches(previous) {
         if append {
-          planned.append(
-            Work(
-              item: item, key: key, role: .derivedOnly, fingerprint: fingerprint,
-              previous: previous))
+          planned.append(Planned(item: index, role: .derivedOnly, fingerprint: fingerprint))
         } else {
           unchanged += 1
         }
         continue
       }
       kept.remove(key)
-      planned.append(
-        Work(item: item, key: key, role: .export, fingerprint: fingerprint, previous: previous))
+      planned.append(Planned(item: index, role: .export, fingerprint: fingerprint))
     }
-    work = WorkList(items: InputItemList(), planned: planned)
+    work = WorkList(items: items, planned: planned, state: state)
     unchangedCount = unchanged
     keptKeys = kept
   }
 
-  /// The work of a plan. Without a state each `Work` is made from its walked item when asked
-  /// for, so a plan of 100,000 inputs costs no memory beyond the walked list.
+  /// One input to read, as the plan keeps it: which walked item, what for, and its fingerprint.
+  /// Its key and previous entry are looked up again when its `Work` is asked for, so a plan of
+  /// 100,000 inputs holds 100,000 of these (32 bytes each), not their items and entries.
+  struct Planned: Sendable {
+    var item: Int
+    var role: Role
+    var fingerprint: InputFingerprint?
+  }
+
+  /// The work of a plan, each `Work` made from its walked item when asked for: a plan of
+  /// 100,000 inputs costs little memory beyond the walked list (which waits on disk).
   struct WorkList: RandomAccessCollection, Sendable {
     let items: InputItemList
-    /// With a state: the work worked out per input; nil: every item, to export.
-    let planned: [Work]?
+    /// With a state: the inputs to read; nil: every item, to export.
+    let planned: [Planned]?
+    /// The previous state, for the entries (shared with the caller's, not copied).
+    let state: ExportState?
 
     var startIndex: Int { 0 }
     var endIndex: Int { planned?.count ?? items.count }
 
     subscript(position: Int) -> Work {
-      if let planned { return planned[position] }
-      return Work(item: items[position], key: "", role: .export, fingerprint: nil, previous: nil)
+      guard let planned else {
+        return Work(item: items[position], key: "", role: .export, fingerprint: nil, previous: nil)
+      }
+      let entry = planned[position]
+      let item = items[entry.item]
+      let key = InputFingerprint.key(item)
+      return Work(
+        item: item, key: key, role: entry.role, fingerprint: entry.fingerprint,
+        previous: state?.inputs[key])
     }
   }
 
   /// True when there is nothing to export (only --append's re-reads, or nothing at all).
-  var hasNothingToExport: Bool { !work.contains { $0.role == .export } }
+  var hasNothingToExport: Bool {
+    guard let planned = work.planned else { return work.isEmpty }
+    return !planned.contains { $0.role == .export }
+  }
 }

@@ -32,7 +32,9 @@ final class ExportStateTests: XCTestCase {
       "results|P001/a.archive", "results|P001/b.archive", "Results|Z", "a10", "a9", "\u{e9}a",
       "e\u{301}b", "back\\slash", "tab\there", controls, "del\u{7f}", "emoji😀", "\u{2028}",
     ]
-    let times: [Double] = [1_795_573_838, 1_795_573_838.198_243_4, 0.1, 1e21, 1e-7, 5e-324, -3.5]
+    let times: [Double] = [
+      1_795_573_838, 1_795_573_838.198_243_4, 0.1, 1e21, 1e-7, .leastNonzeroMagnitude, -3.5,
+    ]
     for (index, key) in keys.enumerated() {
       state.inputs[key] = ExportState.Entry(
         size: Int64(index * 1_000), modified: times[index % times.count],
@@ -45,6 +47,23 @@ final class ExportStateTests: XCTestCase {
     // And it reads back as the same state.
     let decoded = try JSONDecoder().decode(ExportState.self, from: Data(try streamedBytes(state)))
     XCTAssertEqual(decoded, state)
+  }
+
+  func testWriteJSON_ReplacingEntries_SameBytesAsTheMergedState() throws {
+    func entry(_ size: Int64) -> ExportState.Entry {
+      ExportState.Entry(
+        size: size, modified: 1_795_573_838.5, hash: "ab", taskRunUUIDs: [], status: "ok",
+        path: nil)
+    }
+    let previous = ExportState(
+      exportedAt: "2026-11-24T02:15:00Z", outputDirectory: "out",
+      inputs: ["r|a": entry(1), "r|c": entry(3), "r|e": entry(5)])
+    let newer = ["r|c": entry(30), "r|b": entry(2), "r|f": entry(6)]
+    var merged = previous
+    for (key, value) in newer { merged.inputs[key] = value }
+    var streamed: [UInt8] = []
+    try previous.writeJSON(replacing: newer) { streamed += $0 }
+    XCTAssertEqual(streamed, try encoderBytes(merged))
   }
 
   func testWriteJSON_NoInputs_SameBytesAsJSONEncoder() throws {
