@@ -1,5 +1,6 @@
 // What earlier runs exported (--state): one entry per input, so the next run reads only news.
 import Foundation
+import RKImport
 
 /// The `--state` file: every input an earlier run exported, with what identifies its content.
 ///
@@ -39,21 +40,57 @@ public struct ExportState: Codable, Sendable, Equatable {
   }
 
   /// Reads a state file; a missing file is an empty state (the first run exports everything).
+  ///
+  /// Read with rkexport's own JSON parser, one input at a time: Foundation's `JSONDecoder` held
+  /// a state of 100,000 inputs (50 MB of JSON) several times over while decoding it.
   public static func load(path: String) throws -> ExportState? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    // Read straight into one buffer (a `Data` and its copy were two).
+    guard let bytes = try? readFile(path, limit: .max) else {
       throw OutputError(path: path, reason: "cannot read the state file")
     }
-    let state: ExportState
-    do {
-      state = try JSONDecoder().decode(ExportState.self, from: data)
-    } catch {
+    guard let state = try? decode(bytes) else {
       throw OutputError(
         path: path, reason: "not an rkexport state file (remove it to export everything again)")
     }
     guard state.version == 1 else {
       throw OutputError(path: path, reason: "state file version \(state.version) is unknown")
     }
+    return state
+  }
+
+  /// A state from its JSON text: every member `JSONDecoder` required must be there with its
+  /// type (`path` may be missing or null); members it did not know are ignored.
+  static func decode(_ bytes: [UInt8]) throws -> ExportState {
+    struct NotAState: Error {}
+    var exportedAt: String?
+    var outputDirectory: String?
+    var version: Int?
+    var sawInputs = false
+    var inputs: [String: Entry] = [:]
+    try JSONParser(maximumBytes: Int.max).parseObject(
+      bytes, streaming: "inputs",
+      member: { key, value in
+        switch key {
+        case "exportedAt": exportedAt = value.stringValue
+        case "outputDirectory": outputDirectory = value.stringValue
+        case "version": version = value.numberValue?.int64Value.flatMap { Int(exactly: $0) }
+        case "inputs": throw NotAState()  // not an object
+        default: break
+        }
+      },
+      streamedMember: { key, value in
+        sawInputs = true
+        inputs[key] = try Entry(json: value) ?? { throw NotAState() }()
+      })
+    if !sawInputs, !bytes.isEmpty {
+      // An empty `inputs` object hands over no member: look for the member itself.
+      sawInputs = (try? JSONParser(maximumBytes: Int.max).parse(bytes)["inputs"]) != nil
+    }
+    guard let exportedAt, let outputDirectory, let version, sawInputs else { throw NotAState() }
+    var state = ExportState(
+      exportedAt: exportedAt, outputDirectory: outputDirectory, inputs: inputs)
+    state.version = version
     return state
   }
 
@@ -118,6 +155,27 @@ public struct ExportState: Codable, Sendable, Equatable {
     try out.appendString(outputDirectory)
     try out.append(",\n  \"version\" : \(version)\n}\n")
     try out.flush()
+  }
+}
+
+extension ExportState.Entry {
+  /// An entry from its JSON object; nil when a member is missing or of another type.
+  init?(json: JSONValue) {
+    guard case .object = json, let size = json["size"]?.numberValue?.int64Value,
+      let modified = json["modified"]?.numberValue?.double, let hash = json["hash"]?.stringValue,
+      case .array(let uuids)? = json["taskRunUUIDs"], let status = json["status"]?.stringValue
+    else { return nil }
+    let taskRunUUIDs = uuids.compactMap(\.stringValue)
+    guard taskRunUUIDs.count == uuids.count else { return nil }
+    var path: String?
+    switch json["path"] {
+    case nil, .null?: path = nil
+    case .string(let text)?: path = text
+    default: return nil
+    }
+    self.init(
+      size: size, modified: modified, hash: hash, taskRunUUIDs: taskRunUUIDs, status: status,
+      path: path)
   }
 }
 

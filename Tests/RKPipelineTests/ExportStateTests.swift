@@ -66,6 +66,50 @@ final class ExportStateTests: XCTestCase {
     XCTAssertEqual(streamed, try encoderBytes(merged))
   }
 
+  func testDecode_WhatJSONDecoderReads_SameState() throws {
+    // The written files, and hand-written ones in another layout (members reordered, compact,
+    // escapes JSONEncoder does not use, a null path, an unknown member, integers as times).
+    var state = ExportState(exportedAt: "2026-11-25T10:00:00Z", outputDirectory: "o/ut")
+    state.inputs["r|P1/a\u{e9}\"x\".archive"] = ExportState.Entry(
+      size: 12_782, modified: 1_795_573_838.198_243_4, hash: "347a", taskRunUUIDs: ["A", "B"],
+      status: "ok", path: "P1/a.archive")
+    state.inputs["r|b"] = ExportState.Entry(
+      size: 0, modified: 0, hash: "", taskRunUUIDs: [], status: "failed", path: nil)
+    var documents = [
+      try streamedBytes(state), try streamedBytes(ExportState(exportedAt: "", outputDirectory: "")),
+    ]
+    documents.append(
+      Array(
+        #"""
+        {"version":1,"inputs":{"k\u00e9\/":{"taskRunUUIDs":["\u0041"],"status":"ok","size":5,
+        "path":null,"modified":17,"hash":"h","extra":[1,{"x":null}]}},"outputDirectory":"o",
+        "exportedAt":"t","comment":"ignored"}
+        """#.utf8))
+    for bytes in documents {
+      let reference = try JSONDecoder().decode(ExportState.self, from: Data(bytes))
+      XCTAssertEqual(try ExportState.decode(bytes), reference)
+    }
+  }
+
+  func testDecode_NotAState_RefusedAsJSONDecoderRefuses() throws {
+    let documents = [
+      #"{"exportedAt":"t","outputDirectory":"o","inputs":{}}"#,  // no version
+      #"{"exportedAt":"t","outputDirectory":"o","version":1}"#,  // no inputs
+      #"{"exportedAt":"t","outputDirectory":"o","version":1,"inputs":[]}"#,
+      #"{"exportedAt":1,"outputDirectory":"o","version":1,"inputs":{}}"#,
+      #"{"exportedAt":"t","outputDirectory":"o","version":1,"inputs":{"k":{"size":"5","modified":1,"hash":"","taskRunUUIDs":[],"status":"ok"}}}"#,
+      #"{"exportedAt":"t","outputDirectory":"o","version":1,"inputs":{"k":{"size":5,"modified":1,"hash":"","status":"ok"}}}"#,
+      #"{"exportedAt":"t","outputDirectory":"o","version":1,"inputs":{"k":{"size":5,"modified":1,"hash":"","taskRunUUIDs":[1],"status":"ok"}}}"#,
+      #"{"exportedAt":"t","outputDirectory":"o","version":1,"inputs":{"k":{"size":5,"modified":1,"hash":"","taskRunUUIDs":[],"status":"ok","path":3}}}"#,
+      #"[1]"#, #"{"exportedAt":"t""#, "",
+    ]
+    for text in documents {
+      XCTAssertThrowsError(
+        try JSONDecoder().decode(ExportState.self, from: Data(text.utf8)), "reference: \(text)")
+      XCTAssertThrowsError(try ExportState.decode(Array(text.utf8)), text)
+    }
+  }
+
   func testWriteJSON_NoInputs_SameBytesAsJSONEncoder() throws {
     let state = ExportState(exportedAt: "", outputDirectory: "out")
     XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))

@@ -2,7 +2,7 @@
 import Foundation
 
 /// Reads a whole file, refusing files over `limit` bytes before reading them.
-func readFile(_ path: String, limit: Int64) throws -> [UInt8] {
+public func readFile(_ path: String, limit: Int64) throws -> [UInt8] {
   switch try readFileUnlessLarger(path, limit: limit) {
   case .bytes(let bytes): return bytes
   case .larger(let size):

@@ -29,6 +29,39 @@ public struct JSONParser: Sendable {
     }
   }
 
+  /// Reads a document whose top level is an object without building the value of the member
+  /// named `streamedKey` whole: that value, when an object, goes to `streamedMember` one member
+  /// at a time (a large collection keyed by name, such as the 100,000 inputs of a state file).
+  /// Every other top-level member goes to `member`. Throws as `parse` does, and when the top
+  /// level is not an object.
+  public func parseObject(
+    _ bytes: [UInt8], streaming streamedKey: String,
+    member: (String, JSONValue) throws -> Void,
+    streamedMember: (String, JSONValue) throws -> Void
+  ) throws {
+    guard bytes.count <= maximumBytes else {
+      throw ImportError(
+        reason: "JSON document is \(bytes.count) bytes, over the limit of \(maximumBytes) bytes")
+    }
+    try bytes.withUnsafeBufferPointer { buffer in
+      var cursor = JSONCursor(bytes: buffer, maximumDepth: maximumDepth)
+      try cursor.parseDocument { cursor in
+        guard cursor.current == UInt8(ascii: "{") else {
+          throw cursor.error("expected an object at the top level")
+        }
+        try cursor.readMembers { key, cursor in
+          if key == streamedKey, cursor.current == UInt8(ascii: "{") {
+            try cursor.readMembers { key, cursor in
+              try streamedMember(key, try cursor.readValue())
+            }
+          } else {
+            try member(key, try cursor.readValue())
+          }
+        }
+      }
+    }
+  }
+
   /// Parses a whole document given as text.
   public func parse(_ text: String) throws -> JSONValue {
     try parse(Array(text.utf8))
@@ -54,13 +87,20 @@ struct JSONCursor {
   var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
   mutating func parseDocument() throws -> JSONValue {
+    var value = JSONValue.null
+    try parseDocument { value = try $0.readValue() }
+    return value
+  }
+
+  /// The document's one value, read by `read` (after a byte order mark and white space; only
+  /// white space may follow it).
+  mutating func parseDocument(_ read: (inout JSONCursor) throws -> Void) throws {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { offset = 3 }
     skipWhitespace()
     guard current != nil else { throw error("empty document: expected a JSON value") }
-    let value = try readValue()
+    try read(&self)
     skipWhitespace()
     if current != nil { throw error("unexpected content after the JSON value") }
-    return value
   }
 
   mutating func skipWhitespace() {
@@ -128,14 +168,21 @@ struct JSONCursor {
   }
 
   mutating func readObject() throws -> JSONValue {
+    var members: [JSONMember] = []
+    try readMembers { key, cursor in members.append(JSONMember(key, try cursor.readValue())) }
+    return .object(members)
+  }
+
+  /// Reads the object at the cursor (which is at its `{`), handing each member's name to `body`
+  /// with the cursor at the member's value, which `body` must read.
+  mutating func readMembers(_ body: (String, inout JSONCursor) throws -> Void) throws {
     try enterContainer()
     offset += 1
-    var members: [JSONMember] = []
     skipWhitespace()
     if current == UInt8(ascii: "}") {
       offset += 1
       depth -= 1
-      return .object(members)
+      return
     }
     while true {
       skipWhitespace()
@@ -148,14 +195,14 @@ struct JSONCursor {
       guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
       offset += 1
       skipWhitespace()
-      members.append(JSONMember(key, try readValue()))
+      try body(key, &self)
       skipWhitespace()
       switch current {
       case UInt8(ascii: ","): offset += 1
       case UInt8(ascii: "}"):
         offset += 1
         depth -= 1
-        return .object(members)
+        return
       case nil: throw error("unexpected end of document inside an object")
       case let byte?: throw error("unexpected character \(describe(byte)): expected ',' or '}'")
       }
