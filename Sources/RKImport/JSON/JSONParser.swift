@@ -174,7 +174,9 @@ struct JSONCursor {
   }
 
   /// Reads the object at the cursor (which is at its `{`), handing each member's name to `body`
-  /// with the cursor at the member's value, which `body` must read.
+  /// with the cursor at the member's value, which `body` must read. Inlined: `readObject`, on
+  /// every JSON import's path, then calls no closure per member.
+  @inline(__always)
   mutating func readMembers(_ body: (String, inout JSONCursor) throws -> Void) throws {
     try enterContainer()
     offset += 1
