@@ -66,10 +66,29 @@ struct InputFingerprint: Sendable, Equatable {
   }
 }
 
-/// Hashes each disk file once per run, even when many zip entries share it. Thread-safe.
+/// Hashes each disk file once, even when many zip entries share it. Thread-safe.
+///
+/// Only the latest `capacity` files are remembered: the items of one zip come together in walk
+/// order, and a plain file is one item, so a run over 100,000 files keeps 256 hashes, not
+/// 100,000 (17 MB).
 final class HashCache: @unchecked Sendable {
+  let capacity: Int
   private let lock = NSLock()
   private var hashes: [String: String] = [:]
+  /// The remembered paths, oldest at `oldest`, once `capacity` are held.
+  private var paths: [String] = []
+  private var oldest = 0
+
+  init(capacity: Int = 256) {
+    self.capacity = max(1, capacity)
+  }
+
+  /// Paths remembered now.
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return hashes.count
+  }
 
   func hash(ofFile path: String) -> String? {
     lock.lock()
@@ -80,8 +99,16 @@ final class HashCache: @unchecked Sendable {
     lock.unlock()
     guard let computed = ContentHash.ofFile(atPath: path) else { return nil }
     lock.lock()
-    hashes[path] = computed
-    lock.unlock()
+    defer { lock.unlock() }
+    if hashes.updateValue(computed, forKey: path) == nil {
+      if paths.count < capacity {
+        paths.append(path)
+      } else {
+        hashes[paths[oldest]] = nil
+        paths[oldest] = path
+        oldest = (oldest + 1) % capacity
+      }
+    }
     return computed
   }
 }

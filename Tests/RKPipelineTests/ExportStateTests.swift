@@ -129,3 +129,30 @@ final class ExportStateTests: XCTestCase {
     XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))
   }
 }
+
+final class HashCacheTests: XCTestCase {
+  func testHashCache_RemembersTheLatestFilesOnly_HashesStayRight() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("rkexport-hashcache-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let paths = (0..<10).map { folder + "/f\($0)" }
+    for (number, path) in paths.enumerated() {
+      XCTAssertTrue(
+        FileManager.default.createFile(atPath: path, contents: Data("file \(number)".utf8)))
+    }
+    let cache = HashCache(capacity: 3)
+    var first: [String] = []
+    for path in paths {
+      first.append(try XCTUnwrap(cache.hash(ofFile: path)))
+      XCTAssertLessThanOrEqual(cache.count, 3)
+    }
+    XCTAssertEqual(Set(first).count, 10)
+    // Forgotten or remembered, a file's hash is its content's.
+    for (path, hash) in zip(paths, first) {
+      XCTAssertEqual(cache.hash(ofFile: path), hash)
+      XCTAssertEqual(ContentHash.ofFile(atPath: path), hash)
+    }
+    XCTAssertEqual(cache.count, 3)
+  }
+}
