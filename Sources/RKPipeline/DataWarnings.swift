@@ -40,11 +40,13 @@ struct DataWarnings {
   }
   private var counts: [String: Int] = [:]
 
-  /// `knownUUIDs` maps run UUIDs exported earlier (from the state file) to their source file;
-  /// `fileName` gives the display path of the input numbered as in `check`. With
-  /// `spoolDirectory` (the staging folder) the UUIDs seen wait in an unlinked file there.
-  init(
-    now: Date, knownUUIDs: [String: String], spoolDirectory: String? = nil,
+  /// `knownUUIDs` gives run UUIDs exported earlier (from the state file) with their source
+  /// file, one pair at a time (a state of 100,000 inputs holds 450,000: they go straight to the
+  /// index, not through a dictionary); `fileName` gives the display path of the input numbered
+  /// as in `check`. With `spoolDirectory` (the staging folder) the UUIDs seen wait in an
+  /// unlinked file there.
+  init<Known: Sequence<(String, String)>>(
+    now: Date, knownUUIDs: Known, spoolDirectory: String? = nil,
     fileName: @escaping (Int) -> String
   ) {
     latestPlausible = Instant(

@@ -37,10 +37,9 @@ struct ExportPass {
     self.plan = plan
     self.outputs = outputs
     self.log = log
-    var known: [String: String] = [:]
-    for key in plan.keptKeys {
-      guard let entry = state?.inputs[key] else { continue }
-      for uuid in entry.taskRunUUIDs { known[uuid] = entry.path ?? key }
+    let known = plan.keptKeys.lazy.flatMap { key -> [(String, String)] in
+      guard let entry = state?.inputs[key] else { return [] }
+      return entry.taskRunUUIDs.map { ($0, entry.path ?? key) }
     }
     let work = plan.work
     warnings = DataWarnings(now: now, knownUUIDs: known, spoolDirectory: outputs.folder) {
