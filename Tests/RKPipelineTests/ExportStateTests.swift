@@ -110,6 +110,26 @@ final class ExportStateTests: XCTestCase {
     }
   }
 
+  func testLoad_StateOfManyMegabytes_ReadBackWhole() throws {
+    // Over 4 MB: the mapped file's pages are let go of while it is read.
+    var state = ExportState(exportedAt: "2026-11-25T10:00:00Z", outputDirectory: "out")
+    for number in 0..<25_000 {
+      state.inputs["/srv/study/results/P\(number % 97)/batch-\(number).archive"] =
+        ExportState.Entry(
+          size: Int64(number), modified: 1_795_573_838.125 + Double(number),
+          hash: "347a688f02e2d5cd",
+          taskRunUUIDs: (0..<(number % 6)).map { "8E8BC0EF-F004-4237-989C-3C9E3FBF\(1000 + $0)" },
+          status: "ok", path: "P\(number % 97)/batch-\(number).archive")
+    }
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("rkexport-state-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: try state.encoded()))
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+    XCTAssertGreaterThan(size ?? 0, 8 << 20)
+    XCTAssertEqual(try ExportState.load(path: path), state)
+  }
+
   func testWriteJSON_NoInputs_SameBytesAsJSONEncoder() throws {
     let state = ExportState(exportedAt: "", outputDirectory: "out")
     XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))

@@ -39,24 +39,36 @@ public struct JSONParser: Sendable {
     member: (String, JSONValue) throws -> Void,
     streamedMember: (String, JSONValue) throws -> Void
   ) throws {
+    try bytes.withUnsafeBufferPointer { buffer in
+      try parseObject(
+        buffer, streaming: streamedKey, member: member,
+        streamedMember: { key, value, _ in try streamedMember(key, value) })
+    }
+  }
+
+  /// `parseObject` over bytes in place (a mapped file); `streamedMember` also gets the offset
+  /// the document has been read up to, so that a caller may let go of what lies before it.
+  public func parseObject(
+    _ bytes: UnsafeBufferPointer<UInt8>, streaming streamedKey: String,
+    member: (String, JSONValue) throws -> Void,
+    streamedMember: (String, JSONValue, _ readUpTo: Int) throws -> Void
+  ) throws {
     guard bytes.count <= maximumBytes else {
       throw ImportError(
         reason: "JSON document is \(bytes.count) bytes, over the limit of \(maximumBytes) bytes")
     }
-    try bytes.withUnsafeBufferPointer { buffer in
-      var cursor = JSONCursor(bytes: buffer, maximumDepth: maximumDepth)
-      try cursor.parseDocument { cursor in
-        guard cursor.current == UInt8(ascii: "{") else {
-          throw cursor.error("expected an object at the top level")
-        }
-        try cursor.readMembers { key, cursor in
-          if key == streamedKey, cursor.current == UInt8(ascii: "{") {
-            try cursor.readMembers { key, cursor in
-              try streamedMember(key, try cursor.readValue())
-            }
-          } else {
-            try member(key, try cursor.readValue())
+    var cursor = JSONCursor(bytes: bytes, maximumDepth: maximumDepth)
+    try cursor.parseDocument { cursor in
+      guard cursor.current == UInt8(ascii: "{") else {
+        throw cursor.error("expected an object at the top level")
+      }
+      try cursor.readMembers { key, cursor in
+        if key == streamedKey, cursor.current == UInt8(ascii: "{") {
+          try cursor.readMembers { key, cursor in
+            try streamedMember(key, try cursor.readValue(), cursor.offset)
           }
+        } else {
+          try member(key, try cursor.readValue())
         }
       }
     }
