@@ -17,11 +17,55 @@ public struct ExportState: Codable, Sendable, Equatable {
     /// `ContentHash` hex of the bytes ("" for Bridge uploads and zip entries, see `identity`).
     public var hash: String
     /// Run UUIDs the input held (empty when it failed or held none).
-    public var taskRunUUIDs: [String]
+    public var taskRunUUIDs: [String] {
+      get { runUUIDs.strings }
+      set { runUUIDs = JoinedStrings(newValue) }
+    }
     /// `ok`, `failed` or `skipped` as in inputs.csv.
     public var status: String
     /// The path as inputs.csv shows it (relative to its input root).
     public var path: String?
+    /// `taskRunUUIDs` in one string: a state of 100,000 inputs holds 450,000 of them.
+    private var runUUIDs: JoinedStrings
+    /// The run UUIDs as stored, for writing them out without a String each.
+    var runUUIDList: JoinedStrings { runUUIDs }
+
+    public init(
+      size: Int64, modified: Double, hash: String, taskRunUUIDs: [String], status: String,
+      path: String?
+    ) {
+      self.size = size
+      self.modified = modified
+      self.hash = hash
+      self.runUUIDs = JoinedStrings(taskRunUUIDs)
+      self.status = status
+      self.path = path
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case size, modified, hash, taskRunUUIDs, status, path
+    }
+
+    public init(from decoder: Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        size: try container.decode(Int64.self, forKey: .size),
+        modified: try container.decode(Double.self, forKey: .modified),
+        hash: try container.decode(String.self, forKey: .hash),
+        taskRunUUIDs: try container.decode([String].self, forKey: .taskRunUUIDs),
+        status: try container.decode(String.self, forKey: .status),
+        path: try container.decodeIfPresent(String.self, forKey: .path))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(size, forKey: .size)
+      try container.encode(modified, forKey: .modified)
+      try container.encode(hash, forKey: .hash)
+      try container.encode(taskRunUUIDs, forKey: .taskRunUUIDs)
+      try container.encode(status, forKey: .status)
+      try container.encodeIfPresent(path, forKey: .path)
+    }
   }
 
   /// Layout version of the file; readers refuse versions they do not know.
@@ -150,11 +194,14 @@ public struct ExportState: Codable, Sendable, Equatable {
       try out.append(",\n      \"size\" : \(entry.size),\n      \"status\" : ")
       try out.appendString(entry.status)
       try out.append(",\n      \"taskRunUUIDs\" : [\n")
-      if entry.taskRunUUIDs.isEmpty { try out.append("\n") }
-      for (index, uuid) in entry.taskRunUUIDs.enumerated() {
+      let uuidCount = entry.runUUIDList.count
+      if uuidCount == 0 { try out.append("\n") }
+      var index = 0
+      try entry.runUUIDList.forEachUTF8 { uuid in
         try out.append("        ")
-        try out.appendString(uuid)
-        try out.append(index + 1 < entry.taskRunUUIDs.count ? ",\n" : "\n")
+        try out.appendString(utf8: uuid)
+        index += 1
+        try out.append(index < uuidCount ? ",\n" : "\n")
       }
       try out.append("      ]\n    }")
       try out.append(number + 1 < keys.count ? ",\n" : "\n")
@@ -163,6 +210,58 @@ public struct ExportState: Codable, Sendable, Equatable {
     try out.appendString(outputDirectory)
     try out.append(",\n  \"version\" : \(version)\n}\n")
     try out.flush()
+  }
+}
+
+/// Strings kept as one, joined by newlines (when none holds one; else as they are): one
+/// allocation instead of one per string and an array.
+struct JoinedStrings: Sendable, Equatable {
+  private enum Storage: Sendable, Equatable {
+    case joined(String, count: Int)
+    case list([String])
+  }
+
+  private var storage: Storage
+
+  init(_ strings: [String]) {
+    if strings.contains(where: { $0.utf8.contains(0x0A) }) {
+      storage = .list(strings)
+    } else {
+      storage = .joined(strings.joined(separator: "\n"), count: strings.count)
+    }
+  }
+
+  var strings: [String] {
+    var strings: [String] = []
+    strings.reserveCapacity(count)
+    forEachUTF8 { strings.append(String(Substring($0))) }
+    return strings
+  }
+
+  var count: Int {
+    switch storage {
+    case .list(let strings): strings.count
+    case .joined(_, let count): count
+    }
+  }
+
+  /// Each string's UTF-8 bytes, in order, without making a String of it.
+  func forEachUTF8(_ body: (Substring.UTF8View) throws -> Void) rethrows {
+    switch storage {
+    case .list(let strings):
+      for string in strings { try body(Substring(string).utf8) }
+    case .joined(_, count: 0):
+      return
+    case .joined(let text, _):
+      let bytes = text.utf8
+      var start = bytes.startIndex
+      while true {
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+        try body(bytes[start..<end])
+        guard end < bytes.endIndex else { return }
+        start = bytes.index(after: end)
+      }
+    }
   }
 }
 
@@ -249,8 +348,12 @@ private struct StateJSONWriter {
   /// A string literal: `"` `\\` and `/` escaped, control characters as `\b \t \n \f \r` or
   /// `\u00xx`, everything else as it is.
   mutating func appendString(_ text: String) throws {
+    try appendString(utf8: text.utf8)
+  }
+
+  mutating func appendString<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes) throws {
     buffer.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
+    for byte in bytes {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
         buffer.append(UInt8(ascii: "\\"))

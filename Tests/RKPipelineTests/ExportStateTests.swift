@@ -43,6 +43,14 @@ final class ExportStateTests: XCTestCase {
           repeating: "8E8BC0EF-F004-4237-989C-3C9E3FBFFB17", count: index % 3),
         status: ["ok", "failed", "skipped"][index % 3], path: index % 2 == 0 ? key : nil)
     }
+    // Run "UUIDs" as an app may have written them: empty, with a line break.
+    state.inputs["odd uuids"] = ExportState.Entry(
+      size: 1, modified: 2, hash: "h", taskRunUUIDs: ["", "a\nb", "", "c"], status: "ok",
+      path: nil)
+    state.inputs["one empty uuid"] = ExportState.Entry(
+      size: 1, modified: 2, hash: "h", taskRunUUIDs: [""], status: "ok", path: nil)
+    XCTAssertEqual(state.inputs["odd uuids"]?.taskRunUUIDs, ["", "a\nb", "", "c"])
+    XCTAssertEqual(state.inputs["one empty uuid"]?.taskRunUUIDs, [""])
     XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))
     // And it reads back as the same state.
     let decoded = try JSONDecoder().decode(ExportState.self, from: Data(try streamedBytes(state)))
@@ -147,6 +155,16 @@ final class ExportStateTests: XCTestCase {
     try state.writeJSON { _ in chunks += 1 }
     XCTAssertGreaterThan(chunks, 3)
     XCTAssertEqual(try streamedBytes(state), try encoderBytes(state))
+  }
+}
+
+final class JoinedStringsTests: XCTestCase {
+  func testJoinedStrings_ListsComeBackAsGiven() {
+    for list in [[], [""], ["", ""], ["a"], ["a", "b", "c"], ["a\nb", "c"], ["\n"], ["x", ""]] {
+      XCTAssertEqual(JoinedStrings(list).strings, list)
+    }
+    XCTAssertEqual(JoinedStrings(["a", "b"]), JoinedStrings(["a", "b"]))
+    XCTAssertNotEqual(JoinedStrings([]), JoinedStrings([""]))
   }
 }
 
