@@ -97,6 +97,25 @@ final class OrderedParallelMapTests: XCTestCase {
     XCTAssertEqual(hash.hex, "af63dc4c8601ec8c")
   }
 
+  func testContentHash_OfFile_SameAsOverTheBytes() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("rkexport-hash-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // Empty, one byte, and 2.5 MiB (three chunks) of varied bytes.
+    var generator = SystemRandomNumberGenerator()
+    let big = (0..<(5 << 19)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    for (name, bytes) in [("empty", [UInt8]()), ("a", Array("a".utf8)), ("big", big)] {
+      let path = folder + "/" + name
+      XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+      var expected = ContentHash()
+      expected.update(bytes)
+      XCTAssertEqual(ContentHash.ofFile(atPath: path), expected.hex, name)
+    }
+    XCTAssertEqual(ContentHash.ofFile(atPath: folder + "/a"), "af63dc4c8601ec8c")
+    XCTAssertNil(ContentHash.ofFile(atPath: folder + "/missing"))
+  }
+
   func testAppendMerge_SourceWithRunNumber_MapsToItsInput() {
     XCTAssertEqual(AppendMerge.inputPath("P001/a.archive#2"), "P001/a.archive")
     XCTAssertEqual(AppendMerge.inputPath("P001/a#b.archive"), "P001/a#b.archive")
