@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of rkexport against the Python peer, the I/O floor and bare libxlsxwriter.
 
-Usage: scripts/bench/run [--count N ...] [--runs K] [--jobs J] [--skip-peer] [--zips]
+Usage: scripts/bench/run [--count N ...] [--runs K] [--jobs J] [--skip-peer] [--zips] [--state]
 Prints one table per corpus size: wall time (median of K runs), archives/s, input MB/s,
 answers/s, peak RSS, and the ratios rkexport/peer, rkexport/I-O floor and rkexport CSV+XLSX /
 bare libxlsxwriter. The XLSX floor (xlsx_floor.c) writes the very cells rkexport wrote (read
@@ -12,6 +12,8 @@ ratio to the floor is taken at the same level, and the file sizes are printed.
 With --zips, rkexport CSV also runs on the same archives packed 100 to a zip, and on as many
 Bridge uploads (one zip each, built from samples/bridge-upload with distinct run UUIDs): the
 shapes uploads arrive in. The peer reads the archives in zips (once) but no Bridge uploads.
+With --state, the nightly incremental run is timed too: the first (no state file yet: every
+input is read, hashed and written to the state) and the next (nothing new).
 """
 import argparse
 import csv
@@ -141,6 +143,8 @@ def main():
     parser.add_argument("--skip-peer", action="store_true", help="skip the slow Python peer")
     parser.add_argument("--zips", action="store_true",
                         help="also time CSV on the archives in zips and on Bridge upload zips")
+    parser.add_argument("--state", action="store_true",
+                        help="also time a --state run: the first, and one with nothing new")
     args = parser.parse_args()
     counts = args.count or [10_000]
     os.makedirs(args.work, exist_ok=True)
@@ -165,6 +169,8 @@ def main():
     scaling = []
     # Per corpus size, with --zips: (name, files, bytes, answers, CSV seconds, peak MB) per shape.
     zip_scaling = []
+    # Per corpus size, with --state: (name, seconds, peak MB) for the first and the next run.
+    state_scaling = []
     for count in counts:
         corpus = os.path.join(args.work, f"corpus-{count}")
         if not os.path.isdir(corpus):
@@ -241,6 +247,24 @@ def main():
                 zip_rows.append((name, zip_files, zip_size, zip_answers,
                                  statistics.median(walls), max(peaks), peer_wall))
         zip_scaling.append(zip_rows)
+        state_rows = []
+        if args.state:
+            state_file = os.path.join(args.work, "bench-state.json")
+            state_out = os.path.join(args.work, "state-out")
+            state_command = [rkexport, corpus, "--out", state_out, "--state", state_file,
+                             "--quiet"] + jobs
+            first, again = [], []
+            for _ in range(args.runs):
+                if os.path.exists(state_file):
+                    os.remove(state_file)
+                shutil.rmtree(state_out, ignore_errors=True)
+                first.append(timed(state_command))
+                again.append(timed(state_command))
+            for name, runs in (("rkexport --state, first run", first),
+                               ("rkexport --state, nothing new", again)):
+                state_rows.append((name, statistics.median(wall for wall, _ in runs),
+                                   max(peak for _, peak in runs)))
+        state_scaling.append(state_rows)
 
         print(f"\ncorpus: {files:,} archives, {size / 1e6:.1f} MB, {answers:,} answers "
               f"(median of {args.runs} rounds, every tool once a round; the peer runs once)")
@@ -264,6 +288,11 @@ def main():
                     if peer_wall else ""
                 print(f"{name:32} {wall:8.2f} {zip_files:>8,} zips {zip_size / 1e6:8.1f} MB "
                       f"{zip_answers / wall:11,.0f} answers/s {peak:8.1f} MB peak{versus}")
+        if state_rows:
+            print(f"nightly --state runs (median of {args.runs} pairs; the first reads, hashes "
+                  f"and records every input, the next finds nothing new)")
+            for name, wall, peak in state_rows:
+                print(f"{name:32} {wall:8.2f} {files / wall:11,.0f} archives/s {peak:8.1f} MB peak")
         if not args.skip_peer:
             (_, peer_csv, _), (_, peer_xlsx, _) = peer_rows
             peer_size = os.path.getsize(os.path.join(args.work, "peer-out", "results.xlsx"))
@@ -284,6 +313,10 @@ def main():
         for small, large in zip(small_rows, large_rows):
             print(f"scaling {large[0][len('rkexport CSV, '):]}: time {large[4] / small[4]:.1f}x, "
                   f"peak memory {100 * (large[5] / small[5] - 1):+.0f} %")
+    for small_rows, large_rows in zip(state_scaling, state_scaling[1:]):
+        for small, large in zip(small_rows, large_rows):
+            print(f"scaling {large[0][len('rkexport '):]}: time {large[1] / small[1]:.1f}x, "
+                  f"peak memory {100 * (large[2] / small[2] - 1):+.0f} %")
 
 
 if __name__ == "__main__":
