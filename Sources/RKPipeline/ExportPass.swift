@@ -81,10 +81,24 @@ struct ExportPass {
         return Found(outcome: .failed(.unknown, error), hash: "", prepared: nil)
       },
       transform: { piece in
-        let hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
+        // A plain file is read once: hashed, then imported from the same bytes.
+        var bytes: [UInt8]?
+        if incremental, case .file(let path) = piece.item.location {
+          bytes = try? readFile(path, limit: importer.maximumFileSize)
+        }
+        let hash: String
+        if let bytes {
+          var content = ContentHash()
+          content.update(bytes)
+          hash = content.hex
+        } else {
+          hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
+        }
         let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
         if touched && !append { return Found(outcome: nil, hash: hash, prepared: nil) }
-        var outcome = importer.importItem(piece.item)
+        var outcome =
+          bytes.map { importer.importItem(piece.item, bytes: $0) }
+          ?? importer.importItem(piece.item)
         // Taken out, so this thread holds the only reference to the runs: they are prepared
         // in place, and stay (and are freed) here. Freeing a parsing thread's memory on the
         // consuming thread costs malloc arena locks, and the consumer needs only the notes.

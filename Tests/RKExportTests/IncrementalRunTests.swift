@@ -57,6 +57,42 @@ final class IncrementalRunTests: XCTestCase {
       result.stderr)
   }
 
+  func testState_FileTouchedSameBytes_NothingNewAndHashOfItsBytesKept() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--state", "state.json"]).status, 0)
+    let before = try dir.snapshot("out")
+    let folder = dir.root.appendingPathComponent("in/copy0/P001")
+    let name = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()[0]
+    let file = folder.appendingPathComponent(name)
+    let bytes = try Data(contentsOf: file)
+    try bytes.write(to: file)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: file.path)
+
+    let again = try dir.run(["in", "--out", "out", "--state", "state.json"])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertTrue(again.stderr.contains("nothing new since "), again.stderr)
+    XCTAssertFalse(again.stderr.contains("changed since the last export"), again.stderr)
+    XCTAssertEqual(try dir.snapshot("out"), before)
+
+    // The state keeps the file's new timestamp and the FNV-1a 64 hash of its bytes (computed
+    // here from the published constants, not with rkexport's own code).
+    let stateFile = dir.root.appendingPathComponent("state.json")
+    let state = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: stateFile)) as? [String: Any])
+    let inputs = try XCTUnwrap(state["inputs"] as? [String: [String: Any]])
+    let entry = try XCTUnwrap(
+      inputs.first { $0.key.hasSuffix("copy0/P001/" + name) }?.value, "\(inputs.keys.sorted())")
+    var hash: UInt64 = 14_695_981_039_346_656_037
+    for byte in bytes {
+      hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211
+    }
+    XCTAssertEqual(entry["hash"] as? String, String(format: "%016llx", hash))
+    let modified = try XCTUnwrap(entry["modified"] as? Double)
+    XCTAssertEqual(modified, Date(timeIntervalSinceNow: 60).timeIntervalSince1970, accuracy: 30)
+  }
+
   func testAppend_NewAndChangedFiles_LongTablesEqualFullExport() throws {
     let dir = try Workdir()
     try dir.makeCorpus(copies: 0..<1)

@@ -49,6 +49,12 @@ public struct InputImporter: Sendable {
     return importBytes(bytes, item: item)
   }
 
+  /// Imports an item from its bytes, read by the caller (who needed them first: `--state`
+  /// hashes a file before deciding to import it); as `importItem(_:)` for a file or zip entry.
+  public func importItem(_ item: InputItem, bytes: [UInt8]) -> ImportOutcome {
+    importBytes(bytes, item: item)
+  }
+
   private func importBytes(_ bytes: [UInt8], item: InputItem) -> ImportOutcome {
     let detection = FormatSniffer.detect(bytes, parser: parser)
     let format: InputFormat
