@@ -24,7 +24,8 @@ struct ExportPass {
   private(set) var report = ExportReport()
   /// Display paths whose earlier rows --append must drop (the input changed).
   private(set) var replacedSources: Set<String> = []
-  private var entries: [String: ExportState.Entry] = [:]
+  /// The next state's entries for the inputs read now.
+  private let entries: EntrySpool
   private var warnings: DataWarnings
   private let preparer: RunPreparer
 
@@ -37,9 +38,12 @@ struct ExportPass {
     self.plan = plan
     self.outputs = outputs
     self.log = log
-    let known = plan.keptKeys.lazy.flatMap { key -> [(String, String)] in
-      guard let entry = state?.inputs[key] else { return [] }
-      return entry.taskRunUUIDs.map { ($0, entry.path ?? key) }
+    entries = EntrySpool(directory: options.statePath == nil ? nil : outputs.folder)
+    let replaced = plan.replacedKeys
+    let kept = state.map { $0.inputs.sorted() }.map { AnySequence($0) } ?? AnySequence([])
+    let known = kept.lazy.filter { !replaced.contains($0.key) }.flatMap {
+      key, entry -> [(String, String)] in
+      entry.taskRunUUIDs.map { ($0, entry.path ?? key) }
     }
     let work = plan.work
     warnings = DataWarnings(now: now, knownUUIDs: known, spoolDirectory: outputs.folder) {
@@ -120,12 +124,12 @@ struct ExportPass {
 
   /// The state after this run: the previous entries, with every input read for export replaced
   /// (`ExportState.writeJSON(replacing:_:)` writes them without merging them into a copy).
-  func nextState(previous: ExportState?, folder: String) -> (
-    ExportState, replacing: [String: ExportState.Entry]
+  func nextState(previous: ExportState?, folder: String) throws -> (
+    ExportState, replacing: ExportState.Inputs
   ) {
     var state = previous ?? ExportState(exportedAt: "", outputDirectory: folder)
     state.outputDirectory = folder
-    return (state, entries)
+    return (state, try entries.finish())
   }
 
   // MARK: - One input
@@ -142,7 +146,7 @@ struct ExportPass {
         // Same bytes, new timestamp: remember the timestamp so the next run need not hash it.
         entry.size = fingerprint.size
         entry.modified = fingerprint.modified
-        entries[piece.key] = entry
+        try entries.add(key: piece.key, entry: entry)
       }
       if let prepared = found.prepared {
         report.runsBeforeSince += prepared.runsBeforeSince
@@ -213,9 +217,11 @@ struct ExportPass {
           answers: 0, error: reason), item: item)
     }
     if let fingerprint = piece.fingerprint {
-      entries[piece.key] = ExportState.Entry(
-        size: fingerprint.size, modified: fingerprint.modified, hash: found.hash,
-        taskRunUUIDs: uuids, status: status.rawValue, path: item.displayPath)
+      try entries.add(
+        key: piece.key,
+        entry: ExportState.Entry(
+          size: fingerprint.size, modified: fingerprint.modified, hash: found.hash,
+          taskRunUUIDs: uuids, status: status.rawValue, path: item.displayPath))
     }
   }
 

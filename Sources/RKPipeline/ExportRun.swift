@@ -131,7 +131,7 @@ public final class ExportRun {
       }
     }
     if let statePath = options.statePath, let stateStaging {
-      var (next, newer) = pass.nextState(previous: state, folder: folder)
+      var (next, newer) = try pass.nextState(previous: state, folder: folder)
       // "Nothing new since" keeps naming the last run that exported something.
       next.exportedAt = onlyTouched ? (state?.exportedAt ?? "") : ExportRun.iso8601(started)
       try writeDurably(to: stateStaging) { write in try next.writeJSON(replacing: newer, write) }

@@ -75,9 +75,9 @@ public struct ExportState: Codable, Sendable, Equatable {
   /// Output folder of that run, for the message when --out changes between runs.
   public var outputDirectory: String
   /// Keyed by the input's key: its root and display path (`results|P001/a.archive`).
-  public var inputs: [String: Entry]
+  public var inputs: Inputs
 
-  public init(exportedAt: String, outputDirectory: String, inputs: [String: Entry] = [:]) {
+  public init(exportedAt: String, outputDirectory: String, inputs: Inputs = [:]) {
     self.exportedAt = exportedAt
     self.outputDirectory = outputDirectory
     self.inputs = inputs
@@ -86,13 +86,15 @@ public struct ExportState: Codable, Sendable, Equatable {
   /// Reads a state file; a missing file is an empty state (the first run exports everything).
   ///
   /// Read with rkexport's own JSON parser, one input at a time: Foundation's `JSONDecoder` held
-  /// a state of 100,000 inputs (50 MB of JSON) several times over while decoding it.
+  /// a state of 100,000 inputs (50 MB of JSON) several times over while decoding it. Every
+  /// entry is checked, then left in the mapped file (`Inputs`): only keys and fingerprints
+  /// stay in memory.
   public static func load(path: String) throws -> ExportState? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     guard let file = MappedFile(path: path) else {
       throw OutputError(path: path, reason: "cannot read the state file")
     }
-    guard let state = try? decode(file.bytes, release: file.release) else {
+    guard let state = try? decode(file.bytes, release: file.release, storedIn: file) else {
       throw OutputError(
         path: path, reason: "not an rkexport state file (remove it to export everything again)")
     }
@@ -109,9 +111,10 @@ public struct ExportState: Codable, Sendable, Equatable {
   }
 
   /// `decode` over bytes in place; `release(n)` is told, as the reading goes, that the first
-  /// `n` bytes are no longer needed.
+  /// `n` bytes are no longer needed. With `file` (whose bytes these are), the inputs are
+  /// checked as they are read but kept as an index over the file (`ExportState.Inputs`).
   static func decode(
-    _ bytes: UnsafeBufferPointer<UInt8>, release: (Int) -> Void
+    _ bytes: UnsafeBufferPointer<UInt8>, release: (Int) -> Void, storedIn file: MappedFile? = nil
   ) throws -> ExportState {
     struct NotAState: Error {}
     var exportedAt: String?
@@ -119,6 +122,7 @@ public struct ExportState: Codable, Sendable, Equatable {
     var version: Int?
     var sawInputs = false
     var inputs: [String: Entry] = [:]
+    var stored = StoredInputs.Builder()
     try JSONParser(maximumBytes: Int.max).parseObject(
       bytes, streaming: "inputs",
       member: { key, value in
@@ -130,10 +134,15 @@ public struct ExportState: Codable, Sendable, Equatable {
         default: break
         }
       },
-      streamedMember: { key, value, readUpTo in
+      streamedMember: { key, value, span in
         sawInputs = true
-        inputs[key] = try Entry(json: value) ?? { throw NotAState() }()
-        release(readUpTo)
+        let entry = try Entry(json: value) ?? { throw NotAState() }()
+        if file != nil {
+          stored.append(key: key, entry: entry, span: span)
+        } else {
+          inputs[key] = entry
+        }
+        release(span.upperBound)
       })
     if !sawInputs, !bytes.isEmpty {
       // An empty `inputs` object hands over no member: look for the member itself.
@@ -141,7 +150,9 @@ public struct ExportState: Codable, Sendable, Equatable {
     }
     guard let exportedAt, let outputDirectory, let version, sawInputs else { throw NotAState() }
     var state = ExportState(
-      exportedAt: exportedAt, outputDirectory: outputDirectory, inputs: inputs)
+      exportedAt: exportedAt, outputDirectory: outputDirectory,
+      inputs: file.map { Inputs(stored: StoredInputs(file: $0, builder: stored)) }
+        ?? Inputs(inputs))
     state.version = version
     return state
   }
@@ -163,49 +174,32 @@ public struct ExportState: Codable, Sendable, Equatable {
   public func writeJSON(
     replacing newer: [String: Entry] = [:], _ write: ([UInt8]) throws -> Void
   ) throws {
+    try writeJSON(replacing: Inputs(newer), write)
+  }
+
+  /// `writeJSON` with this run's entries as `Inputs` (spooled to a file: `EntrySpool`).
+  func writeJSON(replacing newer: Inputs, _ write: ([UInt8]) throws -> Void) throws {
     // The writer lives only for this call.
     try withoutActuallyEscaping(write) { write in
       try writeJSON(replacing: newer, into: StateJSONWriter(write: write))
     }
   }
 
-  private func writeJSON(replacing newer: [String: Entry], into writer: StateJSONWriter) throws {
+  private func writeJSON(replacing newer: Inputs, into writer: StateJSONWriter) throws {
     var out = writer
     try out.append("{\n  \"exportedAt\" : ")
     try out.appendString(exportedAt)
     try out.append(",\n  \"inputs\" : {\n")
-    // JSONEncoder orders keys by their UTF-8 bytes.
-    var keys = Array(inputs.keys)
-    keys += newer.keys.filter { inputs[$0] == nil }
-    keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    if keys.isEmpty { try out.append("\n") }
-    for (number, key) in keys.enumerated() {
-      guard let entry = newer[key] ?? inputs[key] else { continue }
-      try out.append("    ")
+    // JSONEncoder orders keys by their UTF-8 bytes, as `Inputs.sorted()` gives them.
+    var written = 0
+    for (key, entry) in inputs.sorted(replacing: newer) {
+      try out.append(written == 0 ? "    " : ",\n    ")
+      written += 1
       try out.appendString(key)
-      try out.append(" : {\n      \"hash\" : ")
-      try out.appendString(entry.hash)
-      try out.append(",\n      \"modified\" : ")
-      try out.appendNumber(entry.modified)
-      if let path = entry.path {
-        try out.append(",\n      \"path\" : ")
-        try out.appendString(path)
-      }
-      try out.append(",\n      \"size\" : \(entry.size),\n      \"status\" : ")
-      try out.appendString(entry.status)
-      try out.append(",\n      \"taskRunUUIDs\" : [\n")
-      let uuidCount = entry.runUUIDList.count
-      if uuidCount == 0 { try out.append("\n") }
-      var index = 0
-      try entry.runUUIDList.forEachUTF8 { uuid in
-        try out.append("        ")
-        try out.appendString(utf8: uuid)
-        index += 1
-        try out.append(index < uuidCount ? ",\n" : "\n")
-      }
-      try out.append("      ]\n    }")
-      try out.append(number + 1 < keys.count ? ",\n" : "\n")
+      try out.append(" : ")
+      try out.appendEntry(entry)
     }
+    try out.append("\n")
     try out.append("  },\n  \"outputDirectory\" : ")
     try out.appendString(outputDirectory)
     try out.append(",\n  \"version\" : \(version)\n}\n")
@@ -266,19 +260,24 @@ struct JoinedStrings: Sendable, Equatable {
 }
 
 /// A file mapped read-only, whose pages already read can be given back as the reading goes:
-/// a state file of 100,000 inputs (50 MB) then never sits in memory whole beside the entries
-/// read from it.
-private final class MappedFile {
+/// a state file of 100,000 inputs (50 MB) then never sits in memory whole. Pages given back are
+/// read from the file again when touched (the mapping is private and never written).
+final class MappedFile {
   let bytes: UnsafeBufferPointer<UInt8>
   private let base: UnsafeMutableRawPointer?
   private let length: Int
   private var released = 0
   private static let step = 4 << 20
 
-  init?(path: String) {
+  convenience init?(path: String) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    self.init(descriptor: fd)
+  }
+
+  /// Maps the regular file open as `fd` (which the caller may close afterwards).
+  init?(descriptor fd: Int32) {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     length = Int(info.st_size)
@@ -295,6 +294,25 @@ private final class MappedFile {
 
   deinit {
     if let base { munmap(base, length) }
+  }
+
+  /// Drops every page from memory.
+  func releaseAll() {
+    guard let base else { return }
+    _ = madvise(base, length, MADV_DONTNEED)
+  }
+
+  /// Drops the pages wholly inside `range` once they are at least a few MB; returns where the
+  /// dropped pages now end (`range.lowerBound` when none were). Keeps no state of its own, so
+  /// passes over the file on several threads do not share a mark.
+  func release(range: Range<Int>) -> Int {
+    guard let base, range.count >= Self.step else { return range.lowerBound }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let start = (range.lowerBound + page - 1) / page * page
+    let end = min(range.upperBound, length) / page * page
+    guard end > start else { return range.lowerBound }
+    _ = madvise(base + start, end - start, MADV_DONTNEED)
+    return end
   }
 
   /// Drops the pages wholly before `offset` from memory (they are read again if touched).
@@ -330,10 +348,14 @@ extension ExportState.Entry {
 }
 
 /// JSON text as `JSONEncoder` writes it, buffered and handed on in chunks.
-private struct StateJSONWriter {
+struct StateJSONWriter {
   let write: ([UInt8]) throws -> Void
   private var buffer: [UInt8] = []
+  private var flushedCount = 0
   private static let chunkSize = 64 * 1024
+
+  /// Bytes appended so far (handed on or not).
+  var position: Int { flushedCount + buffer.count }
 
   init(write: @escaping ([UInt8]) throws -> Void) {
     self.write = write
@@ -376,6 +398,31 @@ private struct StateJSONWriter {
     if buffer.count >= Self.chunkSize { try flush() }
   }
 
+  /// One entry's object, as JSONEncoder writes it at the depth of the state's inputs.
+  mutating func appendEntry(_ entry: ExportState.Entry) throws {
+    try append("{\n      \"hash\" : ")
+    try appendString(entry.hash)
+    try append(",\n      \"modified\" : ")
+    try appendNumber(entry.modified)
+    if let path = entry.path {
+      try append(",\n      \"path\" : ")
+      try appendString(path)
+    }
+    try append(",\n      \"size\" : \(entry.size),\n      \"status\" : ")
+    try appendString(entry.status)
+    try append(",\n      \"taskRunUUIDs\" : [\n")
+    let uuidCount = entry.runUUIDList.count
+    if uuidCount == 0 { try append("\n") }
+    var index = 0
+    try entry.runUUIDList.forEachUTF8 { uuid in
+      try append("        ")
+      try appendString(utf8: uuid)
+      index += 1
+      try append(index < uuidCount ? ",\n" : "\n")
+    }
+    try append("      ]\n    }")
+  }
+
   /// A number as JSONEncoder writes a `Double`: its shortest form, without `.0`.
   mutating func appendNumber(_ value: Double) throws {
     guard value.isFinite else {
@@ -390,6 +437,7 @@ private struct StateJSONWriter {
   mutating func flush() throws {
     guard !buffer.isEmpty else { return }
     try write(buffer)
+    flushedCount += buffer.count
     buffer.removeAll(keepingCapacity: true)
   }
 }

@@ -32,9 +32,10 @@ struct IncrementalPlan: Sendable {
   let work: WorkList
   /// Inputs not read at all.
   let unchangedCount: Int
-  /// State keys of inputs that are neither read for export now: their run UUIDs count as
-  /// already exported when looking for duplicates.
-  let keptKeys: Set<String>
+  /// State keys of inputs read for export now (changed since the state was written). Every
+  /// other state entry is kept: its run UUIDs count as already exported when looking for
+  /// duplicates. (Held this way round: a nightly run changes few of many inputs.)
+  let replacedKeys: Set<String>
 
   /// Without `recordsState` (no --state) every item is work and nothing is looked up or
   /// stat'ed: the work list is the walked list itself.
@@ -42,17 +43,17 @@ struct IncrementalPlan: Sendable {
     guard recordsState || state != nil else {
       work = WorkList(items: items, planned: nil, state: nil)
       unchangedCount = 0
-      keptKeys = []
+      replacedKeys = []
       return
     }
     var planned: [Planned] = []
     var unchanged = 0
-    var kept = Set(state?.inputs.keys.map { $0 } ?? [])
+    var replaced = Set<String>()
     for (index, item) in items.enumerated() {
       let key = InputFingerprint.key(item)
       let fingerprint = InputFingerprint.of(item)
-      let previous = state?.inputs[key]
-      if let previous, let fingerprint, fingerprint.matches(previous) {
+      let previous = state?.inputs.fingerprint(forKey: key)
+      if let previous, let fingerprint, fingerprint == previous {
         if append {
           planned.append(Planned(item: index, role: .derivedOnly, fingerprint: fingerprint))
         } else {
@@ -60,12 +61,12 @@ struct IncrementalPlan: Sendable {
         }
         continue
       }
-      kept.remove(key)
+      if previous != nil { replaced.insert(key) }
       planned.append(Planned(item: index, role: .export, fingerprint: fingerprint))
     }
     work = WorkList(items: items, planned: planned, state: state)
     unchangedCount = unchanged
-    keptKeys = kept
+    replacedKeys = replaced
   }
 
   /// One input to read, as the plan keeps it: which walked item, what for, and its fingerprint.

@@ -61,9 +61,6 @@ struct InputFingerprint: Sendable, Equatable {
     return combined.hex
   }
 
-  func matches(_ entry: ExportState.Entry) -> Bool {
-    entry.size == size && entry.modified == modified
-  }
 }
 
 /// Hashes each disk file once, even when many zip entries share it. Thread-safe.

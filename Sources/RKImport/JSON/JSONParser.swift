@@ -46,12 +46,13 @@ public struct JSONParser: Sendable {
     }
   }
 
-  /// `parseObject` over bytes in place (a mapped file); `streamedMember` also gets the offset
-  /// the document has been read up to, so that a caller may let go of what lies before it.
+  /// `parseObject` over bytes in place (a mapped file); `streamedMember` also gets where the
+  /// member's value lies in `bytes` (its end is where the document has been read up to, so that
+  /// a caller may let go of what lies before it, or come back for the value later).
   public func parseObject(
     _ bytes: UnsafeBufferPointer<UInt8>, streaming streamedKey: String,
     member: (String, JSONValue) throws -> Void,
-    streamedMember: (String, JSONValue, _ readUpTo: Int) throws -> Void
+    streamedMember: (String, JSONValue, _ span: Range<Int>) throws -> Void
   ) throws {
     guard bytes.count <= maximumBytes else {
       throw ImportError(
@@ -65,7 +66,9 @@ public struct JSONParser: Sendable {
       try cursor.readMembers { key, cursor in
         if key == streamedKey, cursor.current == UInt8(ascii: "{") {
           try cursor.readMembers { key, cursor in
-            try streamedMember(key, try cursor.readValue(), cursor.offset)
+            let start = cursor.offset
+            let value = try cursor.readValue()
+            try streamedMember(key, value, start..<cursor.offset)
           }
         } else {
           try member(key, try cursor.readValue())

@@ -1,0 +1,72 @@
+// This run's --state entries, waiting on disk until the state file is written.
+import Foundation
+
+/// The state entries of the inputs a run reads, written as they come to an unlinked file in
+/// the staging folder, in the state file's own JSON; in memory stay only the keys and where
+/// each entry lies (about 100 bytes an input: a first run over a million inputs held about
+/// 1 GB of entries). `finish()` hands them over, sorted by key, to `ExportState.writeJSON`.
+///
+/// When the file cannot be made, the entries stay in memory. When it cannot be written (a full
+/// disk), `add` throws, as writing any output would.
+final class EntrySpool {
+  private var descriptor: Int32 = -1
+  private let spoolPath: String
+  private var writer: StateJSONWriter?
+  private var stored = StoredInputs.Builder()
+  private var inMemory: [String: ExportState.Entry] = [:]
+
+  init(directory: String?) {
+    spoolPath = (directory ?? "") + "/.state-entries"
+    guard let directory else { return }
+    var path = Array((directory + "/.state-entries-XXXXXX").utf8CString)
+    descriptor = path.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard descriptor >= 0 else { return }
+    path.withUnsafeBufferPointer { buffer in
+      if let base = buffer.baseAddress { _ = unlink(base) }
+    }
+    let fd = descriptor
+    let spoolPath = spoolPath
+    writer = StateJSONWriter { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else {
+          throw OutputError(
+            path: spoolPath,
+            reason: "cannot write this run's state entries: \(String(cString: strerror(errno)))")
+        }
+        offset += written
+      }
+    }
+  }
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
+  }
+
+  /// Records `entry` for `key` (a later entry for the same key replaces an earlier one).
+  func add(key: String, entry: ExportState.Entry) throws {
+    guard var writer else {
+      inMemory[key] = entry
+      return
+    }
+    let start = writer.position
+    try writer.appendEntry(entry)
+    stored.append(key: key, entry: entry, span: start..<writer.position)
+    self.writer = writer
+  }
+
+  /// Every entry added, sorted by key. The spool file stays mapped as long as they are used.
+  func finish() throws -> ExportState.Inputs {
+    guard var writer else { return ExportState.Inputs(inMemory) }
+    try writer.flush()
+    self.writer = nil
+    guard let file = MappedFile(descriptor: descriptor) else {
+      throw OutputError(path: spoolPath, reason: "cannot read back this run's state entries")
+    }
+    return ExportState.Inputs(stored: StoredInputs(file: file, builder: stored))
+  }
+}

@@ -1,0 +1,325 @@
+// The inputs of a --state file, kept as an index over the mapped file rather than as entries.
+import Foundation
+import RKImport
+
+extension ExportState {
+  /// The state's inputs by key.
+  ///
+  /// Read from a file, the entries stay in the file (mapped, its pages let go of after each
+  /// pass over it). In memory are only the keys, in one buffer, and per input where its entry
+  /// lies, its size and its modification time: about 100 bytes an input, where a dictionary
+  /// of entries took about 900 (90 MB for 100,000 inputs, 900 MB for a million). Entries set
+  /// in memory (tests, a new state) are kept as given, over the stored ones.
+  public struct Inputs: Sendable, Equatable, ExpressibleByDictionaryLiteral, Codable {
+    private var stored: StoredInputs?
+    private var added: [String: Entry]
+    /// Stored keys set to nil.
+    private var removed: Set<String> = []
+
+    public init(_ entries: [String: Entry] = [:]) {
+      added = entries
+    }
+
+    public init(dictionaryLiteral elements: (String, Entry)...) {
+      self.init(Dictionary(elements, uniquingKeysWith: { $1 }))
+    }
+
+    init(stored: StoredInputs) {
+      self.stored = stored
+      added = [:]
+    }
+
+    public subscript(key: String) -> Entry? {
+      get {
+        if let entry = added[key] { return entry }
+        if !removed.isEmpty, removed.contains(key) { return nil }
+        return stored?.entry(forKey: key)
+      }
+      set {
+        added[key] = newValue
+        if newValue != nil {
+          removed.remove(key)
+        } else if stored?.position(of: key) != nil {
+          removed.insert(key)
+        }
+      }
+    }
+
+    /// The size and modification time recorded for `key`, without reading the rest of its entry.
+    func fingerprint(forKey key: String) -> InputFingerprint? {
+      if let entry = added[key] {
+        return InputFingerprint(size: entry.size, modified: entry.modified)
+      }
+      if !removed.isEmpty, removed.contains(key) { return nil }
+      return stored?.fingerprint(forKey: key)
+    }
+
+    public var count: Int {
+      var count = 0
+      for _ in sorted() { count += 1 }
+      return count
+    }
+
+    public var isEmpty: Bool {
+      var entries = sorted().makeIterator()
+      return entries.next() == nil
+    }
+
+    /// Every (key, entry), in the order of the keys' UTF-8 bytes (the state file's order), each
+    /// entry read when the iteration reaches it. The stored file's pages are let go of behind
+    /// the iteration: one pass over a million inputs does not keep the file in memory.
+    func sorted() -> Sorted {
+      Sorted(
+        stored: stored, added: added, removed: removed,
+        addedKeys: added.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    /// `sorted()`, with the entries of `newer` replacing or adding to these.
+    func sorted(replacing newer: Inputs) -> Merged {
+      Merged(base: sorted(), overlay: newer.sorted())
+    }
+
+    /// Two sorted sequences of entries as one; of two entries with the same key, the overlay's.
+    struct Merged: Sequence {
+      let base: Sorted
+      let overlay: Sorted
+
+      func makeIterator() -> Iterator {
+        Iterator(base: base.makeIterator(), overlay: overlay.makeIterator())
+      }
+
+      struct Iterator: IteratorProtocol {
+        var base: Sorted.Iterator
+        var overlay: Sorted.Iterator
+        var nextBase: (key: String, entry: Entry)?
+        var nextOverlay: (key: String, entry: Entry)?
+
+        init(base: Sorted.Iterator, overlay: Sorted.Iterator) {
+          self.base = base
+          self.overlay = overlay
+          nextBase = self.base.next()
+          nextOverlay = self.overlay.next()
+        }
+
+        mutating func next() -> (key: String, entry: Entry)? {
+          guard let fromOverlay = nextOverlay else {
+            defer { nextBase = base.next() }
+            return nextBase
+          }
+          if let fromBase = nextBase,
+            fromBase.key.utf8.lexicographicallyPrecedes(fromOverlay.key.utf8)
+          {
+            nextBase = base.next()
+            return fromBase
+          }
+          if nextBase?.key == fromOverlay.key { nextBase = base.next() }
+          nextOverlay = overlay.next()
+          return fromOverlay
+        }
+      }
+    }
+
+    struct Sorted: Sequence {
+      let stored: StoredInputs?
+      let added: [String: Entry]
+      let removed: Set<String>
+      let addedKeys: [String]
+
+      func makeIterator() -> Iterator { Iterator(sequence: self) }
+
+      struct Iterator: IteratorProtocol {
+        let sequence: Sorted
+        var storedPosition = 0
+        var addedPosition = 0
+        var releasedUpTo = 0
+
+        init(sequence: Sorted) { self.sequence = sequence }
+
+        mutating func next() -> (key: String, entry: Entry)? {
+          while true {
+            let storedCount = sequence.stored?.count ?? 0
+            let storedKey =
+              storedPosition < storedCount ? sequence.stored?.key(at: storedPosition) : nil
+            let addedKey =
+              addedPosition < sequence.addedKeys.count ? sequence.addedKeys[addedPosition] : nil
+            guard storedKey != nil || addedKey != nil else { return nil }
+            if let addedKey,
+              storedKey.map({ !$0.utf8.lexicographicallyPrecedes(addedKey.utf8) }) ?? true
+            {
+              // An added entry; it replaces a stored one of the same key.
+              if storedKey == addedKey { storedPosition += 1 }
+              addedPosition += 1
+              guard let entry = sequence.added[addedKey] else { continue }
+              return (addedKey, entry)
+            }
+            guard let stored = sequence.stored, let storedKey else { return nil }
+            let position = storedPosition
+            storedPosition += 1
+            if !sequence.removed.isEmpty, sequence.removed.contains(storedKey) { continue }
+            guard let entry = stored.entry(at: position) else { continue }
+            releasedUpTo = stored.release(behind: position, from: releasedUpTo)
+            return (storedKey, entry)
+          }
+        }
+      }
+    }
+
+    public static func == (lhs: Inputs, rhs: Inputs) -> Bool {
+      lhs.sorted().elementsEqual(rhs.sorted()) { $0.key == $1.key && $0.entry == $1.entry }
+    }
+
+    public init(from decoder: Decoder) throws {
+      self.init(try [String: Entry](from: decoder))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      var dictionary: [String: Entry] = [:]
+      for (key, entry) in sorted() { dictionary[key] = entry }
+      try dictionary.encode(to: encoder)
+    }
+  }
+}
+
+/// The entries of a state file, indexed: keys in one buffer, sorted; entries read from the
+/// mapped file when asked for. Immutable once built, so any thread may read it.
+final class StoredInputs: @unchecked Sendable {
+  fileprivate struct Record {
+    var keyStart: Int
+    var keyCount: UInt32
+    var valueCount: UInt32
+    var valueStart: Int
+    var size: Int64
+    var modified: Double
+  }
+
+  private let file: MappedFile
+  private let keyBytes: [UInt8]
+  private let records: [Record]
+
+  var count: Int { records.count }
+
+  /// Collects the entries in file order, then sorts them once.
+  struct Builder {
+    fileprivate var keyBytes: [UInt8] = []
+    fileprivate var records: [Record] = []
+
+    /// `key`'s entry lies at `span` of the file; `entry` is what it says.
+    mutating func append(key: String, entry: ExportState.Entry, span: Range<Int>) {
+      let start = keyBytes.count
+      keyBytes.append(contentsOf: key.utf8)
+      records.append(
+        Record(
+          keyStart: start, keyCount: UInt32(keyBytes.count - start),
+          valueCount: UInt32(span.count), valueStart: span.lowerBound, size: entry.size,
+          modified: entry.modified))
+    }
+  }
+
+  init(file: MappedFile, builder: Builder) {
+    self.file = file
+    let keyBytes = builder.keyBytes
+    var records = builder.records
+    func less(_ a: Record, _ b: Record) -> Bool {
+      keyBytes.withUnsafeBufferPointer { bytes in
+        StoredInputs.compare(bytes, a, bytes, b) < 0
+      }
+    }
+    // rkexport writes its keys sorted; a file written otherwise is sorted here (stably, so
+    // that of repeated keys the last one wins, as in a dictionary).
+    let inOrder = zip(records, records.dropFirst()).allSatisfy { less($0, $1) }
+    if !inOrder {
+      records = records.enumerated().sorted { a, b in
+        less(a.element, b.element) || (!less(b.element, a.element) && a.offset < b.offset)
+      }.map(\.element)
+      var unique: [Record] = []
+      unique.reserveCapacity(records.count)
+      for record in records {
+        if let last = unique.last, !less(last, record) {
+          unique[unique.count - 1] = record
+        } else {
+          unique.append(record)
+        }
+      }
+      records = unique
+    }
+    self.keyBytes = keyBytes
+    self.records = records
+    file.releaseAll()
+  }
+
+  private static func compare(
+    _ left: UnsafeBufferPointer<UInt8>, _ a: Record, _ right: UnsafeBufferPointer<UInt8>,
+    _ b: Record
+  ) -> Int {
+    compare(
+      UnsafeBufferPointer(rebasing: left[a.keyStart..<a.keyStart + Int(a.keyCount)]),
+      UnsafeBufferPointer(rebasing: right[b.keyStart..<b.keyStart + Int(b.keyCount)]))
+  }
+
+  /// memcmp order, shorter first on a tie: the order of `lexicographicallyPrecedes` on UTF-8.
+  private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
+    let common = min(a.count, b.count)
+    if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+      let result = memcmp(left, right, common)
+      if result != 0 { return Int(result) }
+    }
+    return a.count - b.count
+  }
+
+  func position(of key: String) -> Int? {
+    var key = key
+    return key.withUTF8 { wanted in
+      keyBytes.withUnsafeBufferPointer { bytes in
+        var low = 0
+        var high = records.count
+        while low < high {
+          let middle = (low + high) / 2
+          let record = records[middle]
+          let here = UnsafeBufferPointer(
+            rebasing: bytes[record.keyStart..<record.keyStart + Int(record.keyCount)])
+          let order = StoredInputs.compare(here, wanted)
+          if order == 0 { return middle }
+          if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+      }
+    }
+  }
+
+  func key(at position: Int) -> String {
+    let record = records[position]
+    return String(
+      decoding: keyBytes[record.keyStart..<record.keyStart + Int(record.keyCount)], as: UTF8.self)
+  }
+
+  func fingerprint(forKey key: String) -> InputFingerprint? {
+    guard let position = position(of: key) else { return nil }
+    let record = records[position]
+    return InputFingerprint(size: record.size, modified: record.modified)
+  }
+
+  func entry(forKey key: String) -> ExportState.Entry? {
+    position(of: key).flatMap(entry(at:))
+  }
+
+  /// The entry at `position`, read from the file again (it was checked when the file was).
+  func entry(at position: Int) -> ExportState.Entry? {
+    let record = records[position]
+    let end = record.valueStart + Int(record.valueCount)
+    guard end <= file.bytes.count else { return nil }
+    let value = try? JSONParser(maximumBytes: Int.max).parse(
+      Array(file.bytes[record.valueStart..<end]))
+    return value.flatMap(ExportState.Entry.init(json:))
+  }
+
+  /// Lets go of the file's pages before the entry at `position` once they add up to a few MB,
+  /// given that those before `releasedUpTo` were let go of already; returns the new mark.
+  func release(behind position: Int, from releasedUpTo: Int) -> Int {
+    let start = records[position].valueStart
+    // Out of file order (a state file rkexport did not write): nothing to let go of.
+    guard start > releasedUpTo else { return releasedUpTo }
+    return file.release(range: releasedUpTo..<start)
+  }
+}

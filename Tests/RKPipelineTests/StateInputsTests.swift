@@ -1,0 +1,167 @@
+// A loaded --state file kept as an index over the file: the same entries, lookups and written
+// bytes as the state decoded whole into a dictionary.
+import Foundation
+import XCTest
+
+@testable import RKPipeline
+
+final class StateInputsTests: XCTestCase {
+  private var files: [String] = []
+
+  override func tearDown() {
+    for file in files { try? FileManager.default.removeItem(atPath: file) }
+    files = []
+  }
+
+  private func stateFile(_ bytes: [UInt8]) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("rkexport-state-inputs-\(UUID().uuidString).json").path
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    files.append(path)
+    return path
+  }
+
+  private func entry(_ number: Int, uuids: Int = 2) -> ExportState.Entry {
+    ExportState.Entry(
+      size: Int64(number), modified: 1_795_573_838.125 + Double(number),
+      hash: String(format: "%016llx", UInt64(number) &* 0x9E37_79B9_7F4A_7C15),
+      taskRunUUIDs: (0..<uuids).map {
+        "8E8BC0EF-F004-4237-989C-3C9E3F\(100_000 + number * 7 + $0)"
+      },
+      status: number % 11 == 0 ? "failed" : "ok",
+      path: number % 5 == 0 ? nil : "P\(number % 97)/batch-\(number).archive")
+  }
+
+  /// A state of `count` inputs, large enough (over 4 MB at 14,000) for pages to be let go of.
+  private func bigState(count: Int) -> ExportState {
+    var state = ExportState(exportedAt: "2026-11-26T02:15:00Z", outputDirectory: "out")
+    for number in 0..<count {
+      state.inputs["/srv/study/results/P\(number % 97)/batch-\(number).archive"] = entry(number)
+    }
+    return state
+  }
+
+  func testLoad_HandWrittenOutOfOrderRepeatedEscaped_SameEntriesAsTheWholeDecode() throws {
+    // Keys out of order, one key twice (the later wins, as in the decoded dictionary), keys
+    // spelt with escapes that decode to the same text as other spellings, non-ASCII keys.
+    let text = #"""
+      {"version":1,"exportedAt":"t","outputDirectory":"o","inputs":{
+      "r|z":{"size":1,"modified":1,"hash":"a","taskRunUUIDs":["U1"],"status":"ok"},
+      "r|\u00e9\/x":{"size":2,"modified":2.5,"hash":"b","taskRunUUIDs":[],"status":"ok","path":"é/x"},
+      "r|a":{"size":3,"modified":3,"hash":"c","taskRunUUIDs":["U2","U3"],"status":"failed","path":null},
+      "r|m":{"size":4,"modified":4,"hash":"d","taskRunUUIDs":[],"status":"ok"},
+      "r|\u0061":{"size":5,"modified":5,"hash":"e","taskRunUUIDs":["U4"],"status":"ok"},
+      "r|日本":{"size":6,"modified":6,"hash":"f","taskRunUUIDs":[],"status":"skipped"},
+      "r|":{"size":7,"modified":7,"hash":"","taskRunUUIDs":[""],"status":"ok"}}}
+      """#
+    let bytes = Array(text.utf8)
+    let whole = try ExportState.decode(bytes)
+    let loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(bytes)))
+    XCTAssertEqual(loaded, whole)
+    for key in ["r|z", "r|é/x", "r|a", "r|m", "r|日本", "r|", "r|b", "r", "r|aa", ""] {
+      XCTAssertEqual(loaded.inputs[key], whole.inputs[key], key)
+      let fingerprint = whole.inputs[key].map {
+        InputFingerprint(size: $0.size, modified: $0.modified)
+      }
+      XCTAssertEqual(loaded.inputs.fingerprint(forKey: key), fingerprint, key)
+    }
+    XCTAssertEqual(loaded.inputs["r|a"]?.size, 5)
+    XCTAssertEqual(loaded.inputs.count, 6)
+    XCTAssertEqual(
+      loaded.inputs.sorted().map(\.key), ["r|", "r|a", "r|m", "r|z", "r|é/x", "r|日本"])
+    var written: [UInt8] = []
+    try loaded.writeJSON { written += $0 }
+    var expected: [UInt8] = []
+    try whole.writeJSON { expected += $0 }
+    XCTAssertEqual(written, expected)
+  }
+
+  func testWriteJSON_LoadedStateReplacing_SameBytesAsTheStateInMemory() throws {
+    let state = bigState(count: 14_000)
+    var file: [UInt8] = []
+    try state.writeJSON { file += $0 }
+    XCTAssertGreaterThan(file.count, 4 << 20)
+    let loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(file)))
+    // Replaced, added before, between and after the stored keys.
+    var newer: [String: ExportState.Entry] = [:]
+    for number in stride(from: 3, to: 14_000, by: 997) {
+      newer["/srv/study/results/P\(number % 97)/batch-\(number).archive"] = entry(number + 1)
+    }
+    newer["/"] = entry(1, uuids: 0)
+    newer["/srv/study/results/P5/batch-5.archivf"] = entry(2)
+    newer["~"] = entry(3, uuids: 5)
+    for _ in 0..<2 {  // twice: the pages let go of in the first pass are read again
+      var fromLoaded: [UInt8] = []
+      try loaded.writeJSON(replacing: newer) { fromLoaded += $0 }
+      var fromMemory: [UInt8] = []
+      try state.writeJSON(replacing: newer) { fromMemory += $0 }
+      XCTAssertEqual(fromLoaded, fromMemory)
+    }
+    XCTAssertEqual(loaded, state)
+  }
+
+  func testLoad_BigFileOutOfOrder_SameAsInOrder() throws {
+    // A state file whose members run backwards: sorted when loaded, and read in key order
+    // (against file order) without losing an entry.
+    let state = bigState(count: 14_000)
+    var members: [String] = []
+    for (key, entry) in state.inputs.sorted() {
+      let uuids = entry.taskRunUUIDs.map { "\"\($0)\"" }.joined(separator: ",")
+      let path = entry.path.map { ",\"path\":\"\($0)\"" } ?? ""
+      members.append(
+        "\"\(key)\":{\"size\":\(entry.size),\"modified\":\(entry.modified),"
+          + "\"hash\":\"\(entry.hash)\",\"taskRunUUIDs\":[\(uuids)],"
+          + "\"status\":\"\(entry.status)\"\(path)}")
+    }
+    let text =
+      "{\"version\":1,\"exportedAt\":\"\(state.exportedAt)\",\"outputDirectory\":\"out\","
+      + "\"inputs\":{\(members.reversed().joined(separator: ",\n"))}}"
+    let loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(Array(text.utf8))))
+    XCTAssertEqual(loaded, state)
+    XCTAssertEqual(loaded.inputs.count, 14_000)
+  }
+
+  func testInputs_SetOverStoredEntries_LookupsAndWritesFollow() throws {
+    var state = bigState(count: 50)
+    var file: [UInt8] = []
+    try state.writeJSON { file += $0 }
+    var loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(file)))
+    let gone = "/srv/study/results/P7/batch-7.archive"
+    let changed = "/srv/study/results/P8/batch-8.archive"
+    loaded.inputs[gone] = nil
+    loaded.inputs[changed] = entry(800)
+    loaded.inputs["new"] = entry(900)
+    state.inputs[gone] = nil
+    state.inputs[changed] = entry(800)
+    state.inputs["new"] = entry(900)
+    XCTAssertNil(loaded.inputs[gone])
+    XCTAssertNil(loaded.inputs.fingerprint(forKey: gone))
+    XCTAssertEqual(loaded.inputs[changed], entry(800))
+    XCTAssertEqual(loaded.inputs.fingerprint(forKey: changed)?.size, 800)
+    XCTAssertEqual(loaded.inputs.count, 50)
+    XCTAssertEqual(loaded, state)
+    var fromLoaded: [UInt8] = []
+    try loaded.writeJSON { fromLoaded += $0 }
+    var fromMemory: [UInt8] = []
+    try state.writeJSON { fromMemory += $0 }
+    XCTAssertEqual(fromLoaded, fromMemory)
+    loaded.inputs[gone] = entry(7)
+    XCTAssertEqual(loaded.inputs[gone], entry(7))
+    XCTAssertEqual(loaded.inputs.count, 51)
+    // Codable as the dictionary it stands for.
+    let decoded = try JSONDecoder().decode(ExportState.self, from: JSONEncoder().encode(loaded))
+    XCTAssertEqual(decoded, loaded)
+  }
+
+  func testLoad_EmptyInputs_EmptyAndWritesAsBefore() throws {
+    let state = ExportState(exportedAt: "t", outputDirectory: "o")
+    var file: [UInt8] = []
+    try state.writeJSON { file += $0 }
+    let loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(file)))
+    XCTAssertTrue(loaded.inputs.isEmpty)
+    XCTAssertNil(loaded.inputs["x"])
+    var again: [UInt8] = []
+    try loaded.writeJSON { again += $0 }
+    XCTAssertEqual(again, file)
+  }
+}
