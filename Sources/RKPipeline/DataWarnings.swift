@@ -27,16 +27,27 @@ struct DataWarnings {
   private var seenOtherIDs: [String: FirstSeen] = [:]
   /// The display path of an input file by its number (its place in the export's work list).
   private let fileName: (Int) -> String
-  /// Sources kept as text, numbered from -1 down: files of runs exported earlier (from the
-  /// state file), and sources that are not `input` or `input#N` (pseudonymised ones).
+  /// The display path of a file exported earlier, by its place in the state (`KnownFile`).
+  private let knownFileName: (Int) -> String
+  /// Sources kept as text, numbered from -1 down: files of runs exported earlier that the state
+  /// gives as text, and sources that are not `input` or `input#N` (pseudonymised ones).
   private var otherFiles: [String] = []
 
   /// The file a run came from, by number (see `FirstSeen.file`), and the run's number in it (0
   /// when the file holds one run; `source` is then the file itself, else `file#number`).
   struct FirstSeen {
-    /// ≥ 0: the input's number given to `check`; < 0: `otherFiles[-file - 1]`.
+    /// With `number` ≥ 0: ≥ 0, the input's number given to `check`; < 0,
+    /// `otherFiles[-file - 1]`. With `number` -1: a file exported earlier, `knownFileName(file)`.
     var file: Int32
     var number: Int32
+  }
+
+  /// Where a run UUID exported earlier came from: a file named by the state, or its text.
+  enum KnownFile {
+    /// Resolved through `knownFileName` only when a warning names it: a state of a million
+    /// inputs then keeps no million names in memory.
+    case stored(Int)
+    case text(String)
   }
   private var counts: [String: Int] = [:]
 
@@ -45,20 +56,35 @@ struct DataWarnings {
   /// index, not through a dictionary); `fileName` gives the display path of the input numbered
   /// as in `check`. With `spoolDirectory` (the staging folder) the UUIDs seen wait in an
   /// unlinked file there.
-  init<Known: Sequence<(String, String)>>(
-    now: Date, knownUUIDs: Known, spoolDirectory: String? = nil,
-    fileName: @escaping (Int) -> String
+  init<Known: Sequence<(String, KnownFile)>>(
+    now: Date, knownUUIDs: Known, knownFileName: @escaping (Int) -> String = { _ in "" },
+    spoolDirectory: String? = nil, fileName: @escaping (Int) -> String
   ) {
     latestPlausible = Instant(
       secondsSince1970: now.timeIntervalSince1970 + DataWarnings.futureTolerance)
     seenUUIDs = RunUUIDIndex(directory: spoolDirectory)
     self.fileName = fileName
-    var numbers: [String: Int32] = [:]
+    self.knownFileName = knownFileName
     for (uuid, file) in knownUUIDs {
-      let number = numbers[file] ?? keepText(file)
-      numbers[file] = number
-      remember(uuid, FirstSeen(file: number, number: 0))
+      switch file {
+      case .stored(let position):
+        remember(uuid, FirstSeen(file: Int32(clamping: position), number: -1))
+      case .text(let text):
+        // A file's UUIDs come together: its text is kept once.
+        let number = otherFiles.last == text ? -Int32(otherFiles.count) : keepText(text)
+        remember(uuid, FirstSeen(file: number, number: 0))
+      }
     }
+  }
+
+  /// Known UUIDs with their files as text.
+  init<Known: Sequence<(String, String)>>(
+    now: Date, knownUUIDs: Known, spoolDirectory: String? = nil,
+    fileName: @escaping (Int) -> String
+  ) {
+    self.init(
+      now: now, knownUUIDs: knownUUIDs.lazy.map { ($0.0, KnownFile.text($0.1)) },
+      spoolDirectory: spoolDirectory, fileName: fileName)
   }
 
   /// The warnings for one run, each naming its source; `inputNumber` is the number of the
@@ -102,6 +128,7 @@ struct DataWarnings {
 
   /// The source (`file` or `file#N`) of a run seen before.
   private func source(_ first: FirstSeen) -> String {
+    if first.number < 0 { return knownFileName(Int(first.file)) }
     let other = Int(-first.file - 1)
     let file =
       first.file >= 0

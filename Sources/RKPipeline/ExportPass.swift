@@ -39,16 +39,13 @@ struct ExportPass {
     self.outputs = outputs
     self.log = log
     entries = EntrySpool(directory: options.statePath == nil ? nil : outputs.folder)
-    let replaced = plan.replacedKeys
-    let kept = state.map { $0.inputs.sorted() }.map { AnySequence($0) } ?? AnySequence([])
-    let known = kept.lazy.filter { !replaced.contains($0.key) }.flatMap {
-      key, entry -> [(String, String)] in
-      entry.taskRunUUIDs.map { ($0, entry.path ?? key) }
-    }
+    let inputs = state?.inputs ?? [:]
+    let known = inputs.knownRuns(skipping: plan.replacedKeys)
     let work = plan.work
-    warnings = DataWarnings(now: now, knownUUIDs: known, spoolDirectory: outputs.folder) {
-      work[$0].item.displayPath
-    }
+    warnings = DataWarnings(
+      now: now, knownUUIDs: known, knownFileName: inputs.knownFileName,
+      spoolDirectory: outputs.folder
+    ) { work[$0].item.displayPath }
   }
 
   /// Lists inputs the walk could not open (a missing root) as failed.

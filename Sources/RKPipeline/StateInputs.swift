@@ -132,6 +132,9 @@ extension ExportState {
         var storedPosition = 0
         var addedPosition = 0
         var releasedUpTo = 0
+        /// The place in the stored index of the entry `next()` returned last; nil for one set
+        /// in memory.
+        private(set) var lastStoredPosition: Int?
 
         init(sequence: Sorted) { self.sequence = sequence }
 
@@ -150,6 +153,7 @@ extension ExportState {
               if storedKey == addedKey { storedPosition += 1 }
               addedPosition += 1
               guard let entry = sequence.added[addedKey] else { continue }
+              lastStoredPosition = nil
               return (addedKey, entry)
             }
             guard let stored = sequence.stored, let storedKey else { return nil }
@@ -158,8 +162,48 @@ extension ExportState {
             if !sequence.removed.isEmpty, sequence.removed.contains(storedKey) { continue }
             guard let entry = stored.entry(at: position) else { continue }
             releasedUpTo = stored.release(behind: position, from: releasedUpTo)
+            lastStoredPosition = position
             return (storedKey, entry)
           }
+        }
+      }
+    }
+
+    /// Each run UUID of every entry whose key is not in `skipping`, with the entry's file: by
+    /// its place in the stored index (named through `knownFileName(_:)` only if a warning
+    /// needs it), else as text. For the duplicate-run check.
+    func knownRuns(skipping: Set<String>) -> KnownRuns {
+      KnownRuns(entries: sorted(), skipping: skipping)
+    }
+
+    /// The display path (`path`, else the key) of the stored entry at `position`.
+    func knownFileName(_ position: Int) -> String {
+      guard let stored, position >= 0, position < stored.count else { return "" }
+      return stored.entry(at: position)?.path ?? stored.key(at: position)
+    }
+
+    struct KnownRuns: Sequence {
+      let entries: Sorted
+      let skipping: Set<String>
+
+      func makeIterator() -> Iterator {
+        Iterator(entries: entries.makeIterator(), skipping: skipping)
+      }
+
+      struct Iterator: IteratorProtocol {
+        var entries: Sorted.Iterator
+        let skipping: Set<String>
+        var uuids: [String] = []
+        var file = DataWarnings.KnownFile.text("")
+
+        mutating func next() -> (String, DataWarnings.KnownFile)? {
+          while uuids.isEmpty {
+            guard let (key, entry) = entries.next() else { return nil }
+            if !skipping.isEmpty, skipping.contains(key) { continue }
+            uuids = entry.taskRunUUIDs.reversed()
+            file = entries.lastStoredPosition.map { .stored($0) } ?? .text(entry.path ?? key)
+          }
+          return (uuids.removeLast(), file)
         }
       }
     }

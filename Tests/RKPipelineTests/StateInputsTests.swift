@@ -1,6 +1,7 @@
 // A loaded --state file kept as an index over the file: the same entries, lookups and written
 // bytes as the state decoded whole into a dictionary.
 import Foundation
+import RKModel
 import XCTest
 
 @testable import RKPipeline
@@ -163,5 +164,54 @@ final class StateInputsTests: XCTestCase {
     var again: [UInt8] = []
     try loaded.writeJSON { again += $0 }
     XCTAssertEqual(again, file)
+  }
+
+  func testKnownRuns_StoredEntries_DuplicateWarningsNameTheirFiles() throws {
+    // Runs exported earlier, read from a loaded state: the warning names the entry's path (or
+    // its key when it has none); a replaced input's runs are not known.
+    var state = ExportState(exportedAt: "t", outputDirectory: "o")
+    state.inputs["r|P1/a.archive"] = ExportState.Entry(
+      size: 1, modified: 1, hash: "", taskRunUUIDs: ["12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6"],
+      status: "ok", path: "P1/a.archive")
+    state.inputs["r|P1/b.archive"] = ExportState.Entry(
+      size: 1, modified: 1, hash: "",
+      taskRunUUIDs: ["not-a-uuid", "EE7AAF17-4149-4CA7-9E8E-403507219CA0"],
+      status: "ok", path: nil)
+    state.inputs["r|P1/c.archive"] = ExportState.Entry(
+      size: 1, modified: 1, hash: "", taskRunUUIDs: ["FFEB7FA3-6A95-432F-9777-77C0214B756F"],
+      status: "ok", path: "P1/c.archive")
+    var file: [UInt8] = []
+    try state.writeJSON { file += $0 }
+    var loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(file)))
+    // One entry set in memory over the stored ones: named by its text.
+    loaded.inputs["r|P0/z.archive"] = ExportState.Entry(
+      size: 1, modified: 1, hash: "", taskRunUUIDs: ["A150C40A-7466-431B-89D1-A1FBA3FDB2F8"],
+      status: "ok", path: "P0/z.archive")
+    let known = loaded.inputs.knownRuns(skipping: ["r|P1/c.archive"])
+    XCTAssertEqual(known.map(\.0).count, 4)
+    var warnings = DataWarnings(
+      now: Date(), knownUUIDs: known, knownFileName: loaded.inputs.knownFileName
+    ) { _ in "P9/new.archive" }
+    var messages: [String] = []
+    for uuid in [
+      "12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6", "EE7AAF17-4149-4CA7-9E8E-403507219CA0",
+      "not-a-uuid", "A150C40A-7466-431B-89D1-A1FBA3FDB2F8", "FFEB7FA3-6A95-432F-9777-77C0214B756F",
+    ] {
+      let run = TaskRun(taskIdentifier: "survey", runUUID: uuid, source: "P9/new.archive")
+      messages += warnings.check(CheckedRun(run, file: "P9/new.archive"), inputNumber: 0)
+        .map(\.message)
+    }
+    let tail = "; both are kept"
+    XCTAssertEqual(
+      messages,
+      [
+        "P9/new.archive: task run 12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6 was already exported from P1/a.archive"
+          + tail,
+        "P9/new.archive: task run EE7AAF17-4149-4CA7-9E8E-403507219CA0 was already exported from r|P1/b.archive"
+          + tail,
+        "P9/new.archive: task run not-a-uuid was already exported from r|P1/b.archive" + tail,
+        "P9/new.archive: task run A150C40A-7466-431B-89D1-A1FBA3FDB2F8 was already exported from P0/z.archive"
+          + tail,
+      ])
   }
 }
