@@ -51,15 +51,7 @@ final class RunUUIDIndex {
     self.pendingLimit = max(1, pendingLimit)
     self.maximumSegments = max(1, maximumSegments)
     guard let directory else { return }
-    var path = Array((directory + "/.run-uuids-XXXXXX").utf8CString)
-    descriptor = path.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    if descriptor >= 0 {
-      path.withUnsafeBufferPointer { buffer in
-        if let base = buffer.baseAddress { _ = unlink(base) }
-      }
-    }
+    descriptor = openUnlinkedFile(in: directory, prefix: ".run-uuids-")
   }
 
   deinit {

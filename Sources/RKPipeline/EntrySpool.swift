@@ -18,14 +18,8 @@ final class EntrySpool {
   init(directory: String?) {
     spoolPath = (directory ?? "") + "/.state-entries"
     guard let directory else { return }
-    var path = Array((directory + "/.state-entries-XXXXXX").utf8CString)
-    descriptor = path.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
+    descriptor = openUnlinkedFile(in: directory, prefix: ".state-entries-")
     guard descriptor >= 0 else { return }
-    path.withUnsafeBufferPointer { buffer in
-      if let base = buffer.baseAddress { _ = unlink(base) }
-    }
     let fd = descriptor
     let spoolPath = spoolPath
     writer = StateJSONWriter { bytes in

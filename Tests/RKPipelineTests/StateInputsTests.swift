@@ -214,4 +214,30 @@ final class StateInputsTests: XCTestCase {
           + tail,
       ])
   }
+
+  func testEntrySpool_OnDiskOrInMemory_SameEntriesSortedLaterWins() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("rkexport-spool-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let keys = ["r|b", "r|a", "r|\u{e9}", "r|c", "r|a", "r|"]
+    var results: [ExportState.Inputs] = []
+    for directory in [folder, nil] {
+      let spool = EntrySpool(directory: directory)
+      for (number, key) in keys.enumerated() {
+        try spool.add(key: key, entry: entry(number, uuids: number % 3))
+      }
+      results.append(try spool.finish())
+    }
+    // The spool file is unlinked: the folder stays empty.
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+    let expected: ExportState.Inputs = [
+      "r|": entry(5, uuids: 2), "r|a": entry(4, uuids: 1), "r|b": entry(0, uuids: 0),
+      "r|c": entry(3, uuids: 0), "r|\u{e9}": entry(2, uuids: 2),
+    ]
+    for inputs in results {
+      XCTAssertEqual(inputs, expected)
+      XCTAssertEqual(inputs.sorted().map(\.key), ["r|", "r|a", "r|b", "r|c", "r|\u{e9}"])
+    }
+  }
 }

@@ -1,0 +1,18 @@
+// Scratch files nobody else sees: made in the staging folder and unlinked at once.
+import Foundation
+
+/// Opens a new file in `directory` (named `prefix` and six random characters) and unlinks it:
+/// it lives as long as the descriptor, and leaves nothing behind even if the process is killed.
+/// Returns -1 when the file cannot be made.
+func openUnlinkedFile(in directory: String, prefix: String) -> Int32 {
+  var path = Array((directory + "/" + prefix + "XXXXXX").utf8CString)
+  let descriptor = path.withUnsafeMutableBufferPointer { buffer in
+    buffer.baseAddress.map { mkstemp($0) } ?? -1
+  }
+  if descriptor >= 0 {
+    path.withUnsafeBufferPointer { buffer in
+      if let base = buffer.baseAddress { _ = unlink(base) }
+    }
+  }
+  return descriptor
+}
