@@ -134,7 +134,11 @@ public final class ExportRun {
       var (next, newer) = try pass.nextState(previous: state, folder: folder)
       // "Nothing new since" keeps naming the last run that exported something.
       next.exportedAt = onlyTouched ? (state?.exportedAt ?? "") : ExportRun.iso8601(started)
-      try writeDurably(to: stateStaging) { write in try next.writeJSON(replacing: newer, write) }
+      do {
+        try writeDurably(to: stateStaging) { write in try next.writeJSON(replacing: newer, write) }
+      } catch let error as StateChangedError {
+        throw OutputError(path: statePath, reason: error.description)
+      }
       renames.append(.init(from: stateStaging, to: statePath))
     }
     let commit = {

@@ -192,18 +192,31 @@ public struct ExportState: Codable, Sendable, Equatable {
     try out.append(",\n  \"inputs\" : {\n")
     // JSONEncoder orders keys by their UTF-8 bytes, as `Inputs.sorted()` gives them.
     var written = 0
-    for (key, entry) in inputs.sorted(replacing: newer) {
+    var entries = inputs.sorted(replacing: newer).makeIterator()
+    while let (key, entry) = entries.next() {
       try out.append(written == 0 ? "    " : ",\n    ")
       written += 1
       try out.appendString(key)
       try out.append(" : ")
       try out.appendEntry(entry)
     }
+    // An entry lost here would make its input look new next time: refuse to write the state.
+    guard entries.unreadable == 0 else { throw StateChangedError(unreadable: entries.unreadable) }
     try out.append("\n")
     try out.append("  },\n  \"outputDirectory\" : ")
     try out.appendString(outputDirectory)
     try out.append(",\n  \"version\" : \(version)\n}\n")
     try out.flush()
+  }
+}
+
+/// The state file (or this run's spool of entries) changed while the run was reading it, so
+/// the next state cannot be written whole.
+struct StateChangedError: Error, CustomStringConvertible {
+  var unreadable: Int
+  var description: String {
+    "\(unreadable) entries of the state changed while this run read it "
+      + "(was the state file rewritten in place?); the state was not updated"
   }
 }
 

@@ -93,6 +93,8 @@ extension ExportState {
         var overlay: Sorted.Iterator
         var nextBase: (key: String, entry: Entry)?
         var nextOverlay: (key: String, entry: Entry)?
+        /// Stored entries of either side that no longer parse (skipped).
+        var unreadable: Int { base.unreadable + overlay.unreadable }
 
         init(base: Sorted.Iterator, overlay: Sorted.Iterator) {
           self.base = base
@@ -135,6 +137,8 @@ extension ExportState {
         /// The place in the stored index of the entry `next()` returned last; nil for one set
         /// in memory.
         private(set) var lastStoredPosition: Int?
+        /// Stored entries that no longer parse (skipped).
+        private(set) var unreadable = 0
 
         init(sequence: Sorted) { self.sequence = sequence }
 
@@ -160,7 +164,11 @@ extension ExportState {
             let position = storedPosition
             storedPosition += 1
             if !sequence.removed.isEmpty, sequence.removed.contains(storedKey) { continue }
-            guard let entry = stored.entry(at: position) else { continue }
+            guard let entry = stored.entry(at: position) else {
+              // Checked when loaded, unreadable now: the file changed under the run.
+              unreadable += 1
+              continue
+            }
             releasedUpTo = stored.release(behind: position, from: releasedUpTo)
             lastStoredPosition = position
             return (storedKey, entry)

@@ -240,4 +240,23 @@ final class StateInputsTests: XCTestCase {
       XCTAssertEqual(inputs.sorted().map(\.key), ["r|", "r|a", "r|b", "r|c", "r|\u{e9}"])
     }
   }
+
+  func testWriteJSON_StateFileRewrittenInPlace_RefusesRatherThanDropEntries() throws {
+    let state = bigState(count: 20)
+    var file: [UInt8] = []
+    try state.writeJSON { file += $0 }
+    let path = try stateFile(file)
+    let loaded = try XCTUnwrap(try ExportState.load(path: path))
+    // Another program rewrites the file in place (same length): an entry no longer parses.
+    var damaged = file
+    let start = try XCTUnwrap(
+      damaged.indices.first { damaged[$0...].starts(with: Array("\"size\"".utf8)) })
+    damaged.replaceSubrange(start..<start + 6, with: Array("\"s!ze\"".utf8))
+    let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+    try handle.write(contentsOf: Data(damaged))
+    try handle.close()
+    XCTAssertThrowsError(try loaded.writeJSON { _ in }) { error in
+      XCTAssertTrue("\(error)".contains("1 entries of the state changed"), "\(error)")
+    }
+  }
 }
