@@ -77,16 +77,6 @@ struct DataWarnings {
     }
   }
 
-  /// Known UUIDs with their files as text.
-  init<Known: Sequence<(String, String)>>(
-    now: Date, knownUUIDs: Known, spoolDirectory: String? = nil,
-    fileName: @escaping (Int) -> String
-  ) {
-    self.init(
-      now: now, knownUUIDs: knownUUIDs.lazy.map { ($0.0, KnownFile.text($0.1)) },
-      spoolDirectory: spoolDirectory, fileName: fileName)
-  }
-
   /// The warnings for one run, each naming its source; `inputNumber` is the number of the
   /// run's input file (for `fileName`).
   mutating func check(_ run: CheckedRun, inputNumber: Int) -> [LogEvent] {

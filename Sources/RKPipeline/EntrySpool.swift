@@ -23,16 +23,10 @@ final class EntrySpool {
     let fd = descriptor
     let spoolPath = spoolPath
     writer = StateJSONWriter { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else {
-          throw OutputError(
-            path: spoolPath,
-            reason: "cannot write this run's state entries: \(String(cString: strerror(errno)))")
-        }
-        offset += written
+      guard writeAll(fd, bytes) else {
+        throw OutputError(
+          path: spoolPath,
+          reason: "cannot write this run's state entries: \(String(cString: strerror(errno)))")
       }
     }
   }

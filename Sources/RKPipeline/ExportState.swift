@@ -94,7 +94,10 @@ public struct ExportState: Codable, Sendable, Equatable {
     guard let file = MappedFile(path: path) else {
       throw OutputError(path: path, reason: "cannot read the state file")
     }
-    guard let state = try? decode(file.bytes, release: file.release, storedIn: file) else {
+    var released = 0
+    let read = try? decode(
+      file.bytes, release: { released = file.release(range: released..<$0) }, storedIn: file)
+    guard let state = read else {
       throw OutputError(
         path: path, reason: "not an rkexport state file (remove it to export everything again)")
     }
@@ -192,7 +195,7 @@ public struct ExportState: Codable, Sendable, Equatable {
     try out.append(",\n  \"inputs\" : {\n")
     // JSONEncoder orders keys by their UTF-8 bytes, as `Inputs.sorted()` gives them.
     var written = 0
-    var entries = inputs.sorted(replacing: newer).makeIterator()
+    var entries = inputs.sorted(replacing: newer)
     while let (key, entry) = entries.next() {
       try out.append(written == 0 ? "    " : ",\n    ")
       written += 1
@@ -201,7 +204,8 @@ public struct ExportState: Codable, Sendable, Equatable {
       try out.appendEntry(entry)
     }
     // An entry lost here would make its input look new next time: refuse to write the state.
-    guard entries.unreadable == 0 else { throw StateChangedError(unreadable: entries.unreadable) }
+    let unreadable = entries.base.unreadable + entries.overlay.unreadable
+    guard unreadable == 0 else { throw StateChangedError(unreadable: unreadable) }
     try out.append("\n")
     try out.append("  },\n  \"outputDirectory\" : ")
     try out.appendString(outputDirectory)
@@ -279,7 +283,6 @@ final class MappedFile {
   let bytes: UnsafeBufferPointer<UInt8>
   private let base: UnsafeMutableRawPointer?
   private let length: Int
-  private var released = 0
   private static let step = 4 << 20
 
   convenience init?(path: String) {
@@ -326,16 +329,6 @@ final class MappedFile {
     guard end > start else { return range.lowerBound }
     _ = madvise(base + start, end - start, MADV_DONTNEED)
     return end
-  }
-
-  /// Drops the pages wholly before `offset` from memory (they are read again if touched).
-  func release(_ offset: Int) {
-    guard let base, offset - released >= Self.step else { return }
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-    let end = offset / page * page
-    guard end > released else { return }
-    _ = madvise(base + released, end - released, MADV_DONTNEED)
-    released = end
   }
 }
 

@@ -25,6 +25,8 @@ struct IncrementalPlan: Sendable {
     var role: Role
     /// Size and modification time; nil without --state (and for a missing file).
     var fingerprint: InputFingerprint?
+    /// The entry an earlier run recorded; looked up for `.export` work only (nothing reads it
+    /// for `.derivedOnly`, and each lookup parses the entry from the state file).
     var previous: ExportState.Entry?
   }
 
@@ -99,7 +101,7 @@ struct IncrementalPlan: Sendable {
       let key = InputFingerprint.key(item)
       return Work(
         item: item, key: key, role: entry.role, fingerprint: entry.fingerprint,
-        previous: state?.inputs[key])
+        previous: entry.role == .export ? state?.inputs[key] : nil)
     }
   }
 

@@ -131,12 +131,8 @@ func writeDurably(
     }
   }
   try produce { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { throw OutputError(path: path, reason: "cannot write the file") }
-      offset += written
+    guard writeAll(fd, bytes) else {
+      throw OutputError(path: path, reason: "cannot write the file")
     }
   }
   let synced = fsync(fd) == 0

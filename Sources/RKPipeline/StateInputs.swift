@@ -55,125 +55,137 @@ extension ExportState {
     }
 
     public var count: Int {
-      var count = 0
-      for _ in sorted() { count += 1 }
-      return count
+      // `removed` holds stored keys only, none of them in `added`.
+      let addedOnly = added.keys.count { stored?.position(of: $0) == nil }
+      return (stored?.count ?? 0) - removed.count + addedOnly
     }
 
-    public var isEmpty: Bool {
-      var entries = sorted().makeIterator()
-      return entries.next() == nil
-    }
+    public var isEmpty: Bool { count == 0 }
 
     /// Every (key, entry), in the order of the keys' UTF-8 bytes (the state file's order), each
     /// entry read when the iteration reaches it. The stored file's pages are let go of behind
     /// the iteration: one pass over a million inputs does not keep the file in memory.
     func sorted() -> Sorted {
       Sorted(
-        stored: stored, added: added, removed: removed,
-        addedKeys: added.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        stored: stored, removed: removed,
+        added: added.map { (key: $0.key, entry: $0.value) }.sorted {
+          $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
+        })
     }
 
     /// `sorted()`, with the entries of `newer` replacing or adding to these.
-    func sorted(replacing newer: Inputs) -> Merged {
-      Merged(base: sorted(), overlay: newer.sorted())
+    func sorted(replacing newer: Inputs) -> Merged<Sorted.Iterator, Sorted.Iterator> {
+      Merged(base: sorted().makeIterator(), overlay: newer.sorted().makeIterator())
     }
 
-    /// Two sorted sequences of entries as one; of two entries with the same key, the overlay's.
-    struct Merged: Sequence {
-      let base: Sorted
-      let overlay: Sorted
+    typealias KeyedEntry = (key: String, entry: Entry)
 
-      func makeIterator() -> Iterator {
-        Iterator(base: base.makeIterator(), overlay: overlay.makeIterator())
+    /// Two key-sorted sequences of entries as one; of two entries with the same key, the
+    /// overlay's. A side is advanced only when its entry has been used, so after `next()` the
+    /// side that gave the entry still describes it (`Sorted.Iterator.lastStoredPosition`).
+    struct Merged<Base: IteratorProtocol<KeyedEntry>, Overlay: IteratorProtocol<KeyedEntry>>:
+      Sequence, IteratorProtocol
+    {
+      private(set) var base: Base
+      private(set) var overlay: Overlay
+      private var nextBase: KeyedEntry?
+      private var nextOverlay: KeyedEntry?
+      private var baseUsed = true
+      private var overlayUsed = true
+      /// Whether `next()` returned the base's entry last.
+      private(set) var lastFromBase = false
+
+      init(base: Base, overlay: Overlay) {
+        self.base = base
+        self.overlay = overlay
       }
 
-      struct Iterator: IteratorProtocol {
-        var base: Sorted.Iterator
-        var overlay: Sorted.Iterator
-        var nextBase: (key: String, entry: Entry)?
-        var nextOverlay: (key: String, entry: Entry)?
-        /// Stored entries of either side that no longer parse (skipped).
-        var unreadable: Int { base.unreadable + overlay.unreadable }
-
-        init(base: Sorted.Iterator, overlay: Sorted.Iterator) {
-          self.base = base
-          self.overlay = overlay
-          nextBase = self.base.next()
-          nextOverlay = self.overlay.next()
+      mutating func next() -> KeyedEntry? {
+        if baseUsed {
+          nextBase = base.next()
+          baseUsed = false
         }
-
-        mutating func next() -> (key: String, entry: Entry)? {
-          guard let fromOverlay = nextOverlay else {
-            defer { nextBase = base.next() }
-            return nextBase
-          }
-          if let fromBase = nextBase,
-            fromBase.key.utf8.lexicographicallyPrecedes(fromOverlay.key.utf8)
-          {
-            nextBase = base.next()
-            return fromBase
-          }
-          if nextBase?.key == fromOverlay.key { nextBase = base.next() }
+        if overlayUsed {
           nextOverlay = overlay.next()
-          return fromOverlay
+          overlayUsed = false
         }
+        if let fromBase = nextBase,
+          nextOverlay.map({ fromBase.key.utf8.lexicographicallyPrecedes($0.key.utf8) }) ?? true
+        {
+          baseUsed = true
+          lastFromBase = true
+          return fromBase
+        }
+        guard let fromOverlay = nextOverlay else { return nil }
+        // The overlay's entry replaces the base's of the same key.
+        if nextBase?.key == fromOverlay.key { baseUsed = true }
+        overlayUsed = true
+        lastFromBase = false
+        return fromOverlay
       }
     }
 
+    /// The stored entries (less those set to nil) merged with those set in memory.
     struct Sorted: Sequence {
       let stored: StoredInputs?
-      let added: [String: Entry]
       let removed: Set<String>
-      let addedKeys: [String]
+      /// The entries set in memory, sorted by key.
+      let added: [KeyedEntry]
 
-      func makeIterator() -> Iterator { Iterator(sequence: self) }
+      func makeIterator() -> Iterator {
+        Iterator(
+          merged: Merged(
+            base: StoredEntries(stored: stored, removed: removed), overlay: added.makeIterator()))
+      }
 
       struct Iterator: IteratorProtocol {
-        let sequence: Sorted
-        var storedPosition = 0
-        var addedPosition = 0
-        var releasedUpTo = 0
+        fileprivate var merged: Merged<StoredEntries, IndexingIterator<[KeyedEntry]>>
+
+        mutating func next() -> KeyedEntry? { merged.next() }
+
         /// The place in the stored index of the entry `next()` returned last; nil for one set
         /// in memory.
-        private(set) var lastStoredPosition: Int?
-        /// Stored entries that no longer parse (skipped).
-        private(set) var unreadable = 0
-
-        init(sequence: Sorted) { self.sequence = sequence }
-
-        mutating func next() -> (key: String, entry: Entry)? {
-          while true {
-            let storedCount = sequence.stored?.count ?? 0
-            let storedKey =
-              storedPosition < storedCount ? sequence.stored?.key(at: storedPosition) : nil
-            let addedKey =
-              addedPosition < sequence.addedKeys.count ? sequence.addedKeys[addedPosition] : nil
-            guard storedKey != nil || addedKey != nil else { return nil }
-            if let addedKey,
-              storedKey.map({ !$0.utf8.lexicographicallyPrecedes(addedKey.utf8) }) ?? true
-            {
-              // An added entry; it replaces a stored one of the same key.
-              if storedKey == addedKey { storedPosition += 1 }
-              addedPosition += 1
-              guard let entry = sequence.added[addedKey] else { continue }
-              lastStoredPosition = nil
-              return (addedKey, entry)
-            }
-            guard let stored = sequence.stored, let storedKey else { return nil }
-            let position = storedPosition
-            storedPosition += 1
-            if !sequence.removed.isEmpty, sequence.removed.contains(storedKey) { continue }
-            guard let entry = stored.entry(at: position) else {
-              // Checked when loaded, unreadable now: the file changed under the run.
-              unreadable += 1
-              continue
-            }
-            releasedUpTo = stored.release(behind: position, from: releasedUpTo)
-            lastStoredPosition = position
-            return (storedKey, entry)
-          }
+        var lastStoredPosition: Int? {
+          merged.lastFromBase ? merged.base.lastPosition : nil
         }
+
+        /// Stored entries that no longer parse (skipped).
+        var unreadable: Int { merged.base.unreadable }
+      }
+    }
+
+    /// The stored entries in key order, less the keys in `removed`.
+    fileprivate struct StoredEntries: IteratorProtocol {
+      let stored: StoredInputs?
+      let removed: Set<String>
+      private var position = 0
+      private var releasedUpTo = 0
+      /// The position of the entry `next()` returned last.
+      private(set) var lastPosition = 0
+      /// Entries checked when loaded but unreadable now (the file changed under the run).
+      private(set) var unreadable = 0
+
+      init(stored: StoredInputs?, removed: Set<String>) {
+        self.stored = stored
+        self.removed = removed
+      }
+
+      mutating func next() -> KeyedEntry? {
+        guard let stored else { return nil }
+        while position < stored.count {
+          let current = position
+          position += 1
+          let key = stored.key(at: current)
+          if !removed.isEmpty, removed.contains(key) { continue }
+          guard let entry = stored.entry(at: current) else {
+            unreadable += 1
+            continue
+          }
+          releasedUpTo = stored.release(behind: current, from: releasedUpTo)
+          lastPosition = current
+          return (key, entry)
+        }
+        return nil
       }
     }
 

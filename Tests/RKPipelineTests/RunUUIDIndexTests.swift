@@ -67,7 +67,9 @@ final class RunUUIDIndexTests: XCTestCase {
 
   func testWarnings_DuplicateFromAnotherFile_NamesTheFirstSource() {
     let files = ["P1/a.archive", "P2/b.archive"]
-    var warnings = DataWarnings(now: Date(), knownUUIDs: [(String, String)]()) { files[$0] }
+    var warnings = DataWarnings(
+      now: Date(), knownUUIDs: [(String, DataWarnings.KnownFile)]()
+    ) { files[$0] }
     let first = TaskRun(
       taskIdentifier: "survey", runUUID: "12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6",
       source: "P1/a.archive#2")

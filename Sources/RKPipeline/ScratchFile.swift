@@ -1,4 +1,5 @@
-// Scratch files nobody else sees: made in the staging folder and unlinked at once.
+// Scratch files nobody else sees (made in the staging folder and unlinked at once), and writing
+// to a descriptor whole.
 import Foundation
 
 /// Opens a new file in `directory` (named `prefix` and six random characters) and unlinks it:
@@ -15,4 +16,17 @@ func openUnlinkedFile(in directory: String, prefix: String) -> Int32 {
     }
   }
   return descriptor
+}
+
+/// Writes all of `bytes` to `fd`, again after an interrupted call; false on an error (`errno`
+/// says which).
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    if written < 0 && errno == EINTR { continue }
+    guard written > 0 else { return false }
+    offset += written
+  }
+  return true
 }
