@@ -45,13 +45,11 @@ let package = Package(
       pkgConfig: "xlsxwriter",
       providers: [.apt(["libxlsxwriter-dev", "zlib1g-dev", "pkg-config"])]
     ),
-    // Early write-back of output files (Linux sync_file_range, which Swift's Glibc lacks).
-    .target(name: "CWriteback"),
     // The deflate level of the workbook's zip entries (libxlsxwriter has no option for it).
     // dlsym: in libc since glibc 2.34, in libdl before (an empty libdl.a now).
     .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl")]),
     // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
-    .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CWriteback", "CZipLevel"]),
+    .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CZipLevel"]),
     // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
     .target(name: "RKPipeline", dependencies: ["RKModel", "RKTable", "RKImport", "RKTidy", "RKWrite"]),
     .executableTarget(

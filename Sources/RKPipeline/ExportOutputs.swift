@@ -101,6 +101,9 @@ final class ExportOutputs {
 
   /// Writes the wide tables, statistics, codebook and data package; renames all into place.
   func finish() throws {
+    // Every run is in: the long tables go to disk while the statistics and wide tables are
+    // worked out, and their fsyncs below find little left to wait for.
+    for table in [taskRuns, steps, answers, inputs] { try table.beginFlush() }
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
     let wide = try WideTableOutputs(
       pivot: pivot, spool: spool, folder: folder, options: options, workbook: workbook,
@@ -217,6 +220,7 @@ final class TableOutput {
     try csv.writeRendered(bytes, rowCount: rowCount)
   }
 
+  func beginFlush() throws { try csv.beginFlush() }
   func finish() throws { try csv.finish() }
   func abandon() { csv.abandon() }
 }

@@ -95,6 +95,8 @@ final class WideTableOutputs: @unchecked Sendable {
       builder.appendRow(sources, from: row, firstCell: firstCell)
       try builder.flush(into: csvWriters[table])
     }) {}
+    // Finished later, on the caller's thread: they go to disk meanwhile.
+    for writer in csvWriters { try writer.beginFlush() }
   }
 
   /// Queues every sheet row, in spool order, for the workbook thread (nothing without one).

@@ -1,6 +1,4 @@
 // An output file that appears under its final name only when complete (design.md §4).
-import CWriteback
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -26,11 +24,13 @@ public final class AtomicFile {
   private var descriptor: Int32
   private var isDone = false
   private var bytesWritten: Int64 = 0
-  /// Where the bytes not yet handed to write-back start (see `writebackChunk`).
-  private var writebackStart: Int64 = 0
-  /// Bytes after which write-back is started while writing: the fsync in `commit()` then
-  /// waits for the last chunk only, not for the whole file (60 MB of tables took ~30 ms).
-  static let writebackChunk: Int64 = 8 << 20
+  /// How many bytes had been written when a flush was last asked for (see `flushChunk`).
+  private var flushRequestedAt: Int64 = 0
+  /// Flushes while writing; made at the first `flushChunk`.
+  private var flusher: BackgroundFlush?
+  /// Bytes after which the file is flushed on another thread while writing goes on (see
+  /// `BackgroundFlush`): the fsync in `commit()` then waits for the last chunk at most.
+  static let flushChunk: Int64 = 8 << 20
 
   /// Creates the temporary file (exclusively, mode 0644 before umask). The folder must exist.
   public init(path: String) throws {
@@ -74,12 +74,25 @@ public final class AtomicFile {
       base += written
       bytesWritten += Int64(written)
     }
-    if bytesWritten - writebackStart >= AtomicFile.writebackChunk {
-      // A hint only: where it is not supported the fsync does all the work, as before.
-      _ = rk_start_writeback(
-        descriptor, off_t(writebackStart), off_t(bytesWritten - writebackStart))
-      writebackStart = bytesWritten
-    }
+    if bytesWritten - flushRequestedAt >= AtomicFile.flushChunk { beginFlush() }
+  }
+
+  /// Starts flushing everything written so far to disk on another thread and returns at once:
+  /// for a file that is complete (or nearly) but committed later, so that its wait for the
+  /// disk overlaps other work. `commit()` waits for it.
+  public func beginFlush() {
+    guard !isDone, descriptor >= 0, bytesWritten > flushRequestedAt else { return }
+    flushRequestedAt = bytesWritten
+    if flusher == nil { flusher = BackgroundFlush(descriptor: descriptor) }
+    flusher?.request()
+  }
+
+  /// Waits for the background flushes (the descriptor is about to be closed); returns the
+  /// first error one of them met, or 0.
+  private func finishFlushes() -> Int32 {
+    guard let flusher else { return 0 }
+    self.flusher = nil
+    return flusher.finish()
   }
 
   /// Appends bytes to the temporary file.
@@ -94,8 +107,10 @@ public final class AtomicFile {
       let fd = descriptor
       descriptor = -1
       // fsync before rename: after a crash the name points at complete bytes or the old file.
-      if fsync(fd) != 0 {
-        let code = errno
+      // A background flush's error counts as the fsync's (see `BackgroundFlush.finish()`).
+      let flushError = finishFlushes()
+      if flushError != 0 || fsync(fd) != 0 {
+        let code = flushError != 0 ? flushError : errno
         _ = close(fd)
         abandon()
         throw WriteError.system(path: path, operation: .write, errorNumber: code)
@@ -119,6 +134,7 @@ public final class AtomicFile {
     guard !isDone else { return }
     isDone = true
     if descriptor >= 0 {
+      _ = finishFlushes()
       _ = close(descriptor)
       descriptor = -1
     }
@@ -131,6 +147,7 @@ public final class AtomicFile {
     guard descriptor >= 0 else { return }
     let fd = descriptor
     descriptor = -1
+    _ = finishFlushes()  // nothing of what was written here is wanted by then
     if close(fd) != 0 {
       throw WriteError.system(path: path, operation: .close, errorNumber: errno)
     }

@@ -26,8 +26,9 @@ final class AtomicFileTests: XCTestCase {
     XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "a,b\n")
   }
 
-  func testAtomicFile_LargerThanWritebackChunks_CommitsEveryByteInOrder() throws {
-    // Write-back starts every 8 MiB while writing; the committed file must still be whole.
+  func testAtomicFile_LargerThanFlushChunks_CommitsEveryByteInOrder() throws {
+    // A flush starts on another thread every 8 MiB while writing; the committed file must
+    // still be whole.
     let path = folder.appendingPathComponent("big.csv").path
     let file = try AtomicFile(path: path)
     let piece = 3 << 20
@@ -38,6 +39,53 @@ final class AtomicFileTests: XCTestCase {
     for index in 0..<7 {
       XCTAssertEqual(Set(bytes[(index * piece)..<((index + 1) * piece)]), [UInt8(index)])
     }
+  }
+
+  func testAtomicFile_FlushBegunBetweenWrites_CommitsEveryByteInOrder() throws {
+    let path = folder.appendingPathComponent("out.csv").path
+    let file = try AtomicFile(path: path)
+    var expected = ""
+    for index in 0..<50 {
+      let line = "row \(index)\n"
+      try file.write(Array(line.utf8))
+      expected += line
+      file.beginFlush()
+      if index % 7 == 0 { file.beginFlush() }  // asking again while one waits is harmless
+    }
+    try file.commit()
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected)
+    XCTAssertEqual(try names(), ["out.csv"])
+  }
+
+  func testAtomicFile_FlushBegunThenAbandoned_KeepsOlderFileAndNoTemporary() throws {
+    let path = folder.appendingPathComponent("out.csv").path
+    try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+    let file = try AtomicFile(path: path)
+    try file.write([UInt8](repeating: 0x61, count: 1 << 20))
+    file.beginFlush()
+    file.abandon()
+    XCTAssertEqual(try names(), ["out.csv"])
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "old\n")
+  }
+
+  func testBackgroundFlush_DescriptorThatCannotBeFlushed_ReportsTheFirstError() throws {
+    // fdatasync on a pipe fails with EINVAL: the error must reach `finish()` (and through it
+    // `AtomicFile.commit()`), since a later fsync of the same file may not report it again.
+    var ends: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&ends), 0)
+    defer {
+      close(ends[0])
+      close(ends[1])
+    }
+    let flusher = BackgroundFlush(descriptor: ends[1])
+    flusher.request()
+    flusher.request()
+    XCTAssertEqual(flusher.finish(), EINVAL)
+    XCTAssertEqual(flusher.finish(), EINVAL, "kept, not consumed")
+  }
+
+  func testBackgroundFlush_NothingRequested_FinishesWithoutError() {
+    XCTAssertEqual(BackgroundFlush(descriptor: -1).finish(), 0)
   }
 
   func testAtomicFile_Abandon_KeepsOlderFile() throws {

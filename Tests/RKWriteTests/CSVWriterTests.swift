@@ -138,6 +138,21 @@ final class CSVWriterTests: XCTestCase {
     XCTAssertEqual(lines.last, "19999,\"row,19999\"")
   }
 
+  func testCSV_BeginFlushThenMoreRows_FileHasEveryRowInOrder() throws {
+    // beginFlush writes the buffered rows before the flush starts: rows buffered before it
+    // and written after it all end up in the file, once, in order.
+    let path = folder.appendingPathComponent("t.csv").path
+    let writer = try CSVWriter(path: path, schema: schema(["a"]))
+    try writer.write([.text("x")])
+    try writer.beginFlush()
+    try writer.write([.text("y")])
+    try writer.beginFlush()
+    try writer.beginFlush()
+    try writer.finish()
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "a\nx\ny\n")
+    XCTAssertThrowsError(try writer.beginFlush(), "closed after finish")
+  }
+
   func testCSV_FinishAndAbandon_NoTemporaryFilesLeft() throws {
     let kept = try CSVWriter(
       path: folder.appendingPathComponent("kept.csv").path, schema: schema(["a"]))

@@ -105,6 +105,20 @@ public final class CSVWriter: RowSink {
     }
   }
 
+  /// Writes the buffered rows and starts flushing the file to disk on another thread (see
+  /// `AtomicFile.beginFlush()`): for a table that is complete but finished later, so that the
+  /// fsync in `finish()` finds little left to wait for. More rows may still follow.
+  public func beginFlush() throws {
+    guard isOpen else { throw WriteError.closed(path: file.path) }
+    do {
+      try flush()
+    } catch {
+      abandon()
+      throw error
+    }
+    file.beginFlush()
+  }
+
   /// Discards everything: removes the temporary file and leaves any older file at `path` as it
   /// was. Safe to call more than once, and after a failed `finish()`.
   public func abandon() {
