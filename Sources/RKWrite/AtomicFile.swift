@@ -30,7 +30,7 @@ public final class AtomicFile {
   private var flusher: BackgroundFlush?
   /// Bytes after which the file is flushed on another thread while writing goes on (see
   /// `BackgroundFlush`): the fsync in `commit()` then waits for the last chunk at most.
-  static let flushChunk: Int64 = 8 << 20
+  static let flushChunk = Int64(BackgroundFlush.chunk)
 
   /// Creates the temporary file (exclusively, mode 0644 before umask). The folder must exist.
   public init(path: String) throws {

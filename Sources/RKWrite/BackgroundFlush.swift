@@ -9,7 +9,10 @@ import Foundation
 /// fsync at the end of a file therefore waited for the whole file (48 MB: ~90 ms here, after
 /// every byte had already been written back). Flushed as it grows, the file's wait overlaps
 /// the work that produces it, and the fsync in `AtomicFile.commit()` finds little left.
-final class BackgroundFlush: @unchecked Sendable {
+public final class BackgroundFlush: @unchecked Sendable {
+  /// Bytes a writer lets pass between two requests: each flush then waits for about this much.
+  public static let chunk = 8 << 20
+
   /// One flush at a time for all files: they share the disk.
   private static let queue = DispatchQueue(label: "rkexport.flush", qos: .utility)
 
@@ -22,12 +25,12 @@ final class BackgroundFlush: @unchecked Sendable {
   private var firstError: Int32 = 0
 
   /// `descriptor` must stay open until `finish()` returns.
-  init(descriptor: Int32) {
+  public init(descriptor: Int32) {
     self.descriptor = descriptor
   }
 
   /// Asks for everything written so far to be flushed; returns at once.
-  func request() {
+  public func request() {
     lock.lock()
     defer { lock.unlock() }
     guard !requestWaiting else { return }
@@ -44,7 +47,7 @@ final class BackgroundFlush: @unchecked Sendable {
   /// Waits for the flushes asked for; returns the first `errno` one of them met, or 0. After a
   /// failed flush the next fsync of the same descriptor may report success (Linux reports a
   /// write-back error once per open file), so the caller must treat this as the fsync's error.
-  func finish() -> Int32 {
+  public func finish() -> Int32 {
     running.wait()
     return lock.withLock { firstError }
   }
