@@ -48,10 +48,15 @@ let package = Package(
     // The deflate level of the workbook's zip entries (libxlsxwriter has no option for it).
     // dlsym: in libc since glibc 2.34, in libdl before (an empty libdl.a now).
     .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl")]),
+    // A clear error instead of a crash when a mapped file (the --state file) is cut short by
+    // another program while a run reads it (SIGBUS).
+    .target(name: "CMapGuard"),
     // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
     .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CZipLevel"]),
     // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
-    .target(name: "RKPipeline", dependencies: ["RKModel", "RKTable", "RKImport", "RKTidy", "RKWrite"]),
+    .target(
+      name: "RKPipeline",
+      dependencies: ["RKModel", "RKTable", "RKImport", "RKTidy", "RKWrite", "CMapGuard"]),
     .executableTarget(
       name: "rkexport",
       dependencies: [
@@ -70,7 +75,8 @@ let package = Package(
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
     // RKImport for its zip directory scanner, which reads the written workbooks back.
     .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable", "RKImport"]),
-    .testTarget(name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable"]),
+    .testTarget(
+      name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable", "CMapGuard"]),
     .testTarget(name: "RKExportTests", dependencies: ["rkexport"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 // What earlier runs exported (--state): one entry per input, so the next run reads only news.
+internal import CMapGuard
 import Foundation
 import RKImport
 
@@ -279,10 +280,16 @@ struct JoinedStrings: Sendable, Equatable {
 /// A file mapped read-only, whose pages already read can be given back as the reading goes:
 /// a state file of 100,000 inputs (50 MB) then never sits in memory whole. Pages given back are
 /// read from the file again when touched (the mapping is private and never written).
+///
+/// A file opened by path is guarded (`CMapGuard`): if another program cuts it short while it is
+/// mapped, reading past its new end ends the run with a message naming the file and exit status
+/// 3, not a crash. (The run's outputs are still in the staging folder, which the next run
+/// removes; the state file is not rewritten.)
 final class MappedFile {
   let bytes: UnsafeBufferPointer<UInt8>
   private let base: UnsafeMutableRawPointer?
   private let length: Int
+  private var guardSlot: Int32 = -1
   private static let step = 4 << 20
 
   convenience init?(path: String) {
@@ -290,9 +297,16 @@ final class MappedFile {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     self.init(descriptor: fd)
+    guard let base else { return }
+    rk_map_guard_install(3)
+    let message =
+      "rkexport: \(path): the file was cut short by another program while this run was "
+      + "reading it; nothing was exported (run again)\n"
+    guardSlot = rk_map_guard_register(base, length, message)
   }
 
-  /// Maps the regular file open as `fd` (which the caller may close afterwards).
+  /// Maps the regular file open as `fd` (which the caller may close afterwards). Unguarded: for
+  /// the run's own unlinked scratch files, which no other program can reach.
   init?(descriptor fd: Int32) {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -309,6 +323,7 @@ final class MappedFile {
   }
 
   deinit {
+    rk_map_guard_unregister(guardSlot)
     if let base { munmap(base, length) }
   }
 
