@@ -18,7 +18,7 @@ struct rk_guard_slot {
   uintptr_t end;
   size_t length;
   char message[RK_GUARD_MESSAGE];
-  /// Taken by a registration while it fills the slot in.
+  /// Set while the slot belongs to a registration (from `register` to `unregister`).
   atomic_flag busy;
 };
 
@@ -68,12 +68,7 @@ int rk_map_guard_register(const void *start, size_t length, const char *message)
   if (start == NULL || length == 0) return -1;
   for (int index = 0; index < RK_GUARD_SLOTS; index++) {
     struct rk_guard_slot *slot = &slots[index];
-    if (atomic_load_explicit(&slot->start, memory_order_acquire) != 0) continue;
-    if (atomic_flag_test_and_set(&slot->busy)) continue;
-    if (atomic_load_explicit(&slot->start, memory_order_acquire) != 0) {
-      atomic_flag_clear(&slot->busy);
-      continue;
-    }
+    if (atomic_flag_test_and_set(&slot->busy)) continue;  // owned by another registration
     size_t count = strlen(message);
     if (count > RK_GUARD_MESSAGE - 1) count = RK_GUARD_MESSAGE - 1;
     memcpy(slot->message, message, count);

@@ -21,6 +21,8 @@ final class ExportOutputs {
   private let steps: TableOutput
   private let answers: TableOutput
   private let inputs: TableOutput
+  /// The four long tables, in the order they are finished.
+  private var longTables: [TableOutput] { [taskRuns, steps, answers, inputs] }
   private let summarySheet: XLSXTableSheet?
   private let choicesSheet: XLSXTableSheet?
   private let workbook: XLSXWorkbook?
@@ -103,7 +105,7 @@ final class ExportOutputs {
   func finish() throws {
     // Every run is in: the long tables go to disk while the statistics and wide tables are
     // worked out, and their fsyncs below find little left to wait for.
-    for table in [taskRuns, steps, answers, inputs] { try table.beginFlush() }
+    for table in longTables { try table.beginFlush() }
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
     let wide = try WideTableOutputs(
       pivot: pivot, spool: spool, folder: folder, options: options, workbook: workbook,
@@ -135,7 +137,7 @@ final class ExportOutputs {
     // handing it the wide rows blocks (its backlog is bounded), so the statistics come first.
     try wide.writeSheets()
     try finishWorkbookSheets(summary: summaryRows, choices: choiceRows, codebook: codebookRows)
-    for table in [taskRuns, steps, answers, inputs] {
+    for table in longTables {
       try table.finish()
       writtenFiles.append(table.schema.name + ".csv")
     }
@@ -180,7 +182,7 @@ final class ExportOutputs {
     // The workbook thread must stop before the workbook is released.
     workbookThread?.cancel()
     for writer in pending { writer.abandon() }
-    for table in [taskRuns, steps, answers, inputs] { table.abandon() }
+    for table in longTables { table.abandon() }
   }
 
   private func writeCSV(_ schema: TableSchema, _ rows: [[Cell]]) throws {

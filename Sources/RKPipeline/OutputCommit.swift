@@ -134,16 +134,11 @@ func writeDurably(
       unlink(temporary)
     }
   }
-  var unflushed = 0
   try produce { bytes in
     guard writeAll(fd, bytes) else {
       throw OutputError(path: path, reason: "cannot write the file")
     }
-    unflushed += bytes.count
-    if unflushed >= BackgroundFlush.chunk {
-      flusher.request()
-      unflushed = 0
-    }
+    flusher.wrote(bytes.count)
   }
   // A background flush's error counts as the fsync's (see `BackgroundFlush.finish()`).
   let synced = flusher.finish() == 0 && fsync(fd) == 0

@@ -23,14 +23,9 @@ public final class AtomicFile {
   public let temporaryPath: String
   private var descriptor: Int32
   private var isDone = false
-  private var bytesWritten: Int64 = 0
-  /// How many bytes had been written when a flush was last asked for (see `flushChunk`).
-  private var flushRequestedAt: Int64 = 0
-  /// Flushes while writing; made at the first `flushChunk`.
-  private var flusher: BackgroundFlush?
-  /// Bytes after which the file is flushed on another thread while writing goes on (see
-  /// `BackgroundFlush`): the fsync in `commit()` then waits for the last chunk at most.
-  static let flushChunk = Int64(BackgroundFlush.chunk)
+  /// Flushes the file on another thread every `BackgroundFlush.chunk` bytes while writing goes
+  /// on: the fsync in `commit()` then waits for the last chunk at most.
+  private let flusher: BackgroundFlush
 
   /// Creates the temporary file (exclusively, mode 0644 before umask). The folder must exist.
   public init(path: String) throws {
@@ -46,6 +41,7 @@ public final class AtomicFile {
       if fd >= 0 {
         temporaryPath = candidate
         descriptor = fd
+        flusher = BackgroundFlush(descriptor: fd)
         return
       }
       let code = errno
@@ -72,27 +68,16 @@ public final class AtomicFile {
       }
       remaining -= written
       base += written
-      bytesWritten += Int64(written)
     }
-    if bytesWritten - flushRequestedAt >= AtomicFile.flushChunk { beginFlush() }
+    flusher.wrote(bytes.count)
   }
 
   /// Starts flushing everything written so far to disk on another thread and returns at once:
   /// for a file that is complete (or nearly) but committed later, so that its wait for the
   /// disk overlaps other work. `commit()` waits for it.
   public func beginFlush() {
-    guard !isDone, descriptor >= 0, bytesWritten > flushRequestedAt else { return }
-    flushRequestedAt = bytesWritten
-    if flusher == nil { flusher = BackgroundFlush(descriptor: descriptor) }
-    flusher?.request()
-  }
-
-  /// Waits for the background flushes (the descriptor is about to be closed); returns the
-  /// first error one of them met, or 0.
-  private func finishFlushes() -> Int32 {
-    guard let flusher else { return 0 }
-    self.flusher = nil
-    return flusher.finish()
+    guard !isDone, descriptor >= 0 else { return }
+    flusher.request()
   }
 
   /// Appends bytes to the temporary file.
@@ -108,7 +93,7 @@ public final class AtomicFile {
       descriptor = -1
       // fsync before rename: after a crash the name points at complete bytes or the old file.
       // A background flush's error counts as the fsync's (see `BackgroundFlush.finish()`).
-      let flushError = finishFlushes()
+      let flushError = flusher.finish()
       if flushError != 0 || fsync(fd) != 0 {
         let code = flushError != 0 ? flushError : errno
         _ = close(fd)
@@ -134,7 +119,7 @@ public final class AtomicFile {
     guard !isDone else { return }
     isDone = true
     if descriptor >= 0 {
-      _ = finishFlushes()
+      _ = flusher.finish()
       _ = close(descriptor)
       descriptor = -1
     }
@@ -147,7 +132,7 @@ public final class AtomicFile {
     guard descriptor >= 0 else { return }
     let fd = descriptor
     descriptor = -1
-    _ = finishFlushes()  // nothing of what was written here is wanted by then
+    _ = flusher.finish()  // a flush still running must not outlive the descriptor
     if close(fd) != 0 {
       throw WriteError.system(path: path, operation: .close, errorNumber: errno)
     }
