@@ -45,9 +45,10 @@ let package = Package(
       pkgConfig: "xlsxwriter",
       providers: [.apt(["libxlsxwriter-dev", "zlib1g-dev", "pkg-config"])]
     ),
-    // The deflate level of the workbook's zip entries (libxlsxwriter has no option for it).
+    // The deflate level of the workbook's zip entries, and deflating them on every core
+    // (libxlsxwriter has no option for either). zlib comes with libxlsxwriter.
     // dlsym: in libc since glibc 2.34, in libdl before (an empty libdl.a now).
-    .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("z")]),
     // A clear error instead of a crash when a mapped file (the --state file) is cut short by
     // another program while a run reads it (SIGBUS).
     .target(name: "CMapGuard"),
@@ -73,8 +74,15 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
-    // RKImport for its zip directory scanner, which reads the written workbooks back.
-    .testTarget(name: "RKWriteTests", dependencies: ["RKWrite", "RKTable", "RKImport"]),
+    // RKImport for its zip directory scanner, which reads the written workbooks back;
+    // ZIPFoundation to inflate their entries with a reader of its own; CZipLevel to drive the
+    // deflate shim through minizip directly.
+    .testTarget(
+      name: "RKWriteTests",
+      dependencies: [
+        "RKWrite", "RKTable", "RKImport", "CZipLevel",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]),
     .testTarget(
       name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable", "CMapGuard"]),
     .testTarget(name: "RKExportTests", dependencies: ["rkexport"], exclude: ["Fixtures"]),

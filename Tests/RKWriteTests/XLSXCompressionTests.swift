@@ -1,8 +1,10 @@
-// The workbook's deflate level: the zip's own records say which one each entry got, and the
-// two levels store the same bytes.
+// The workbook's deflate level and threads: the zip's own records say which level each entry
+// got, both levels and any thread count store the same bytes, and an independent reader
+// inflates them.
 import Foundation
 import RKTable
 import XCTest
+import ZIPFoundation
 
 @testable import RKImport
 @testable import RKWrite
@@ -61,14 +63,65 @@ final class XLSXCompressionTests: XCTestCase {
     XCTAssertTrue(entries.allSatisfy { $0.flags & 0b110 == 0 })
   }
 
+  func testClose_AnyThreadCount_SameFileEveryEntryDeflatedInBlocks() throws {
+    let scratch = try XLSXScratch()
+    var files = [Data]()
+    for threads in [1, 2, 3] {
+      let path = try writeWorkbook(in: scratch, compression: .fast, threads: threads) {
+        XCTAssertEqual(
+          $0.core.entriesDeflatedInBlocks, try ZipDirectory.entries(of: $0.path).count,
+          "\(threads) threads: every entry deflated in blocks")
+      }
+      files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    XCTAssertTrue(files[0] == files[1], "1 and 2 threads: the same bytes")
+    XCTAssertTrue(files[0] == files[2], "1 and 3 threads: the same bytes")
+  }
+
+  func testClose_InBlocks_InflatesToWhatTheLibraryDeflatesItself() throws {
+    // Threads 0 is libxlsxwriter's own way (minizip deflating each entry whole). The blocks
+    // must hold the same bytes: the central directories agree on sizes and CRC-32s, and
+    // ZIPFoundation (zlib's inflate, CRC-32 checked) reads every entry back to the same bytes.
+    let scratch = try XLSXScratch()
+    for compression in XLSXWorkbook.Compression.allCases {
+      let library = try writeWorkbook(in: scratch, compression: compression, threads: 0) {
+        XCTAssertEqual($0.core.entriesDeflatedInBlocks, 0)
+      }
+      let blocks = try writeWorkbook(in: scratch, compression: compression, threads: 2)
+      let libraryEntries = try ZipDirectory.entries(of: library)
+      let blockEntries = try ZipDirectory.entries(of: blocks)
+      XCTAssertEqual(libraryEntries.map(\.name), blockEntries.map(\.name))
+      for (one, other) in zip(libraryEntries, blockEntries) {
+        XCTAssertEqual(one.uncompressedSize, other.uncompressedSize, one.name)
+        XCTAssertEqual(one.crc32, other.crc32, one.name)
+        XCTAssertEqual(one.flags & 0b110, other.flags & 0b110, "\(one.name): same level flagged")
+        // Blocks restart the matcher every 128 KB (primed with the 32 KB before): a few
+        // bytes more, never a worse level.
+        XCTAssertLessThan(
+          Double(other.compressedSize), Double(one.compressedSize) * 1.02 + 64, one.name)
+      }
+      let libraryParts = try ZipContents.inflate(library)
+      let blockParts = try ZipContents.inflate(blocks)
+      XCTAssertEqual(libraryParts.map(\.name), blockParts.map(\.name))
+      for (one, other) in zip(libraryParts, blockParts) {
+        XCTAssertTrue(one.bytes == other.bytes, "\(compression) \(one.name): the same bytes")
+      }
+      let sheet = try XCTUnwrap(blockParts.first { $0.name == "xl/worksheets/sheet1.xml" })
+      XCTAssertGreaterThan(sheet.bytes.count, 4 * 131_072, "a sheet of several blocks")
+    }
+  }
+
   /// A workbook of 20,000 rows of repetitive text and numbers, with a fixed creation time so
-  /// two of them differ only by their compression.
-  private func writeWorkbook(in scratch: XLSXScratch, compression: XLSXWorkbook.Compression)
-    throws -> String
-  {
+  /// two of them differ only by their compression; `check` looks at it once closed.
+  private func writeWorkbook(
+    in scratch: XLSXScratch, compression: XLSXWorkbook.Compression,
+    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+    check: (XLSXWorkbook) throws -> Void = { _ in }
+  ) throws -> String {
     let path = scratch.path("\(compression.rawValue)-\(UUID().uuidString).xlsx")
     let options = XLSXWorkbook.Options(
-      created: Date(timeIntervalSince1970: 1_700_000_000), compression: compression)
+      created: Date(timeIntervalSince1970: 1_700_000_000), compression: compression,
+      compressionThreads: threads)
     let workbook = try XLSXWorkbook(path: path, options: options)
     let sheet = try workbook.addTableSheet(name: "t", schema: schema)
     for index in 0..<20_000 {
@@ -79,7 +132,22 @@ final class XLSXCompressionTests: XCTestCase {
     }
     try workbook.close()
     XCTAssertTrue(workbook.compressionApplied, "every entry at the level asked for")
+    try check(workbook)
     return path
+  }
+}
+
+/// Every entry of a zip inflated by ZIPFoundation, which checks each one's CRC-32.
+enum ZipContents {
+  static func inflate(_ path: String) throws -> [(name: String, bytes: Data)] {
+    let archive = try ZIPFoundation.Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+    var parts = [(name: String, bytes: Data)]()
+    for entry in archive {
+      var bytes = Data()
+      _ = try archive.extract(entry, skipCRC32: false) { bytes.append($0) }
+      parts.append((entry.path, bytes))
+    }
+    return parts
   }
 }
 

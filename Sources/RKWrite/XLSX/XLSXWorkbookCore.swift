@@ -20,6 +20,9 @@ final class XLSXWorkbookCore {
   private(set) var omittedWarningCount = 0
   /// Whether `options.compression` reached every zip entry at the last `close()`.
   private(set) var compressionApplied = true
+  /// Zip entries the last `close()` deflated in blocks on `options.compressionThreads`
+  /// threads (all of them, unless the library reaches minizip past the shim).
+  private(set) var entriesDeflatedInBlocks = 0
   /// Bold, shaded, underlined header cells.
   let headerFormat: Format
   /// `yyyy-mm-dd hh:mm:ss.000` date-time cells.
@@ -116,11 +119,14 @@ final class XLSXWorkbookCore {
     tables.removeAll()
     handle = nil
     // Always let the library close: it releases the sheets' temporary files. The level
-    // applies to the zip entries this thread opens meanwhile (see CZipLevel).
+    // and threads apply to the zip entries this thread opens meanwhile (see CZipLevel).
     rk_zip_set_deflate_level(options.compression.zipLevel)
+    rk_zip_set_deflate_threads(Int32(options.compressionThreads))
     let code = workbook_close(workbook)
     let opened = rk_zip_entries_opened()
     let leveled = rk_zip_entries_leveled()
+    entriesDeflatedInBlocks = Int(rk_zip_entries_in_blocks())
+    rk_zip_set_deflate_threads(0)
     rk_zip_set_deflate_level(RK_ZIP_LEVEL_LIBRARY_DEFAULT)
     compressionApplied = options.compression == .standard || (opened > 0 && leveled == opened)
     do { try check(code) } catch { failure = failure ?? error }
