@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
     name: .customLong("xlsx-compression"),
     help: ArgumentHelp(
       "How hard results.xlsx is compressed: fast (zlib level 1, the default) or standard "
-        + "(libxlsxwriter's own level 6: files about a fifth smaller, closed about 2.5x slower).",
+        + "(libxlsxwriter's own level 6: files about a fifth smaller, closed about 2x slower).",
       valueName: "fast|standard"))
   var xlsxCompression: XLSXCompression?
 
