@@ -49,11 +49,15 @@ let package = Package(
     // (libxlsxwriter has no option for either). zlib comes with libxlsxwriter.
     // dlsym: in libc since glibc 2.34, in libdl before (an empty libdl.a now).
     .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("z")]),
+    // The text of the workbook's number cells: the shortest round trip instead of printf's
+    // %.16G (one digit short, and slow).
+    .target(name: "CXLSXNumbers"),
     // A clear error instead of a crash when a mapped file (the --state file) is cut short by
     // another program while a run reads it (SIGBUS).
     .target(name: "CMapGuard"),
     // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
-    .target(name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CZipLevel"]),
+    .target(
+      name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CZipLevel", "CXLSXNumbers"]),
     // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
     .target(
       name: "RKPipeline",
@@ -76,11 +80,12 @@ let package = Package(
     .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
     // RKImport for its zip directory scanner, which reads the written workbooks back;
     // ZIPFoundation to inflate their entries with a reader of its own; CZipLevel to drive the
-    // deflate shim through minizip directly.
+    // deflate shim through minizip directly; CXLSXNumbers and CXLSXWriter to see number cells
+    // written by libxlsxwriter itself.
     .testTarget(
       name: "RKWriteTests",
       dependencies: [
-        "RKWrite", "RKTable", "RKImport", "CZipLevel",
+        "RKWrite", "RKTable", "RKImport", "CZipLevel", "CXLSXNumbers", "CXLSXWriter",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]),
     .testTarget(

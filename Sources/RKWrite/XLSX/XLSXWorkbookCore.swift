@@ -36,6 +36,8 @@ final class XLSXWorkbookCore {
 
   init(path: String, options: XLSXWorkbook.Options) throws {
     self.options = options
+    // Number cells in shortest round-trip text (see XLSXNumberText), from the first workbook on.
+    XLSXNumberText.registered
     output = try XLSXOutputFile(path: path)
     // Constant memory: rows go to one temporary file per sheet as soon as the next row starts.
     var libraryOptions = lxw_workbook_options(constant_memory: 1, tmpdir: nil, use_zip64: 1)
