@@ -57,6 +57,42 @@ final class XLSXNumberTextTests: XCTestCase {
     }
   }
 
+  func testCellsAroundTheNumber_ByteForByteWhatPrintfWrites() throws {
+    // The same workbook twice, the second with every number left to printf (no formatter),
+    // with numbers whose %.16G is already the shortest text: the sheets are the same bytes
+    // (the cell reference, the style, the markup around the value).
+    let scratch = try XLSXScratch()
+    func write(_ name: String) throws -> [String: Data] {
+      let path = scratch.path(name)
+      let schema = XLSXFixture.schema(
+        "t", [("text", .string), ("number", .number), ("seconds", .number), ("count", .integer)])
+      let options = XLSXWorkbook.Options(created: Date(timeIntervalSince1970: 1_700_000_000))
+      let workbook = try XLSXWorkbook(path: path, options: options)
+      let sheet = try workbook.addTableSheet(name: "t", schema: schema)
+      for index in 0..<2_000 {
+        try sheet.write([
+          .text("P\(index)"), .number(text: "\(index).25", value: Double(index) + 0.25),
+          .seconds(Double(index % 60) + 0.5), .integer(Int64(index) - 1_000),
+        ])
+      }
+      try workbook.close()
+      var xml = [String: Data]()
+      for part in try ZipContents.inflate(path) where part.name.hasPrefix("xl/worksheets/") {
+        xml[part.name] = part.bytes
+      }
+      return xml
+    }
+    let ours = try write("ours.xlsx")
+    rk_xlsx_set_number_formatter(nil)
+    defer { rk_xlsx_set_number_formatter(XLSXNumberText.format) }
+    let printf = try write("printf.xlsx")
+    XCTAssertFalse(ours.isEmpty)
+    XCTAssertEqual(Set(ours.keys), Set(printf.keys))
+    for (name, bytes) in ours {
+      XCTAssertTrue(bytes == printf[name], "\(name): the same bytes as printf's")
+    }
+  }
+
   func testNonFiniteNumber_LeftToPrintf() throws {
     // rkexport writes NaN and infinities as text cells; libxlsxwriter itself, asked for one,
     // still gets printf's spelling, as before.
