@@ -24,10 +24,11 @@ extension XLSXWorkbook {
     public var maxWarnings: Int
     /// How hard the file's zip entries are deflated when the workbook closes.
     public var compression: Compression
-    /// Threads that deflate the zip entries when the workbook closes (default: one per core;
-    /// the rows are all written by then), in 128 KB blocks: the file's bytes are the same for
-    /// any count from 1 up. 0 leaves it to libxlsxwriter (minizip deflating each entry as a
-    /// whole on the closing thread).
+    /// Threads that deflate the zip entries when the workbook closes (default: one per core,
+    /// at most 8; the rows are all written by then), in 128 KB blocks: the file's bytes are
+    /// the same for any count from 1 up. Each thread holds about 0.9 MB while the workbook
+    /// closes. 0 leaves it to libxlsxwriter (minizip deflating each entry as a whole on the
+    /// closing thread).
     public var compressionThreads: Int
 
     /// Options with Excel's limits, UTC dates and no title.
@@ -35,7 +36,7 @@ extension XLSXWorkbook {
       title: String? = nil, created: Date? = nil, rkexportVersion: String? = nil,
       timeZone: TimeZoneRule = .utc, maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows,
       maxWarnings: Int = 1000, compression: Compression = .fast,
-      compressionThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+      compressionThreads: Int = min(ProcessInfo.processInfo.activeProcessorCount, 8)
     ) {
       self.title = title
       self.created = created
