@@ -27,6 +27,34 @@ final class XLSXWorkbookTests: XCTestCase {
     XCTAssertEqual(book.custom, ["rkexport_version": "0.1.0", "time_zone": "Europe/Zurich"])
   }
 
+  func testSheetTemporaryFiles_InTheOutputsFolder_NotTheSystemTemporaryFolder() throws {
+    // libxlsxwriter keeps each sheet's rows in an unlinked temporary file (GBs for a large
+    // export): beside the output, on its disk, not in /tmp (maybe small, or a tmpfs in RAM).
+    let scratch = try XLSXScratch()
+    let workbook = try XLSXWorkbook(path: scratch.path("t.xlsx"))
+    let sheet = try workbook.addTableSheet(name: "t", schema: schema)
+    for index in 0..<3 { try sheet.write([.text("row \(index)")]) }
+    let unlinked = try Self.openUnlinkedFiles()
+    let inFolder = unlinked.filter { $0.hasPrefix(scratch.folder.path + "/") }
+    XCTAssertFalse(inFolder.isEmpty, "the sheet's temporary file, open and unlinked: \(unlinked)")
+    XCTAssertTrue(
+      unlinked.filter { $0.hasPrefix("/tmp/tmp") }.isEmpty, "none in /tmp: \(unlinked)")
+    try workbook.close()
+    XCTAssertEqual(try scratch.contents(), ["t.xlsx"])
+  }
+
+  /// Paths of the files this process holds open after they were unlinked.
+  private static func openUnlinkedFiles() throws -> [String] {
+    let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+    return descriptors.compactMap { name -> String? in
+      guard
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/" + name), target.hasSuffix(" (deleted)")
+      else { return nil }
+      return String(target.dropLast(" (deleted)".count))
+    }
+  }
+
   func testClose_Success_OnlyTheOutputFileRemains() throws {
     let scratch = try XLSXScratch()
     let workbook = try XLSXWorkbook(path: scratch.path("results.xlsx"))
