@@ -23,9 +23,6 @@ final class XLSXWorkbookCore {
   /// Zip entries the last `close()` deflated in blocks on `options.compressionThreads`
   /// threads (all of them, unless the library reaches minizip past the shim).
   private(set) var entriesDeflatedInBlocks = 0
-  /// The folder of libxlsxwriter's temporary files (the output's), kept as long as the
-  /// workbook: the library is handed this C string.
-  private let temporaryFolder: OwnedCString
   /// Bold, shaded, underlined header cells.
   let headerFormat: Format
   /// `yyyy-mm-dd hh:mm:ss.000` date-time cells.
@@ -45,11 +42,15 @@ final class XLSXWorkbookCore {
     // Constant memory: rows go to one temporary file per sheet as soon as the next row starts.
     // Those files (about 2.3 GB of XML for 100,000 archives) go beside the output, on its disk,
     // not in the system's temporary folder, which may be small or a tmpfs held in memory.
-    let folder = (output.temporaryPath as NSString).deletingLastPathComponent
-    temporaryFolder = OwnedCString(folder.isEmpty ? "." : folder)
-    var libraryOptions = lxw_workbook_options(
-      constant_memory: 1, tmpdir: temporaryFolder.pointer, use_zip64: 1)
-    guard let workbook = workbook_new_opt(output.temporaryPath, &libraryOptions) else {
+    // (`workbook_new_opt` keeps a copy of the folder's name.)
+    let file = output.temporaryPath
+    let folder = (file as NSString).deletingLastPathComponent
+    let opened = (folder.isEmpty ? "." : folder).withCString { folder in
+      var libraryOptions = lxw_workbook_options(
+        constant_memory: 1, tmpdir: UnsafeMutablePointer(mutating: folder), use_zip64: 1)
+      return workbook_new_opt(file, &libraryOptions)
+    }
+    guard let workbook = opened else {
       output.discard()
       throw XLSXError(.memoryMallocFailed, path: path)
     }
@@ -178,13 +179,4 @@ final class XLSXWorkbookCore {
     let zone = options.timeZone.identifier
     try check(workbook_set_custom_property_string(workbook, "time_zone", zone))
   }
-}
-
-/// A C string owned by Swift, freed with its last reference (whichever way `init` ends).
-final class OwnedCString {
-  let pointer: UnsafeMutablePointer<CChar>?
-
-  init(_ text: String) { pointer = strdup(text) }
-
-  deinit { free(pointer) }
 }
