@@ -1,6 +1,7 @@
 // The deflate shim (CZipLevel) driven through minizip directly, with entry sizes libxlsxwriter
 // cannot be made to write: empty, one byte, exactly one and two blocks, incompressible bytes.
 // ZIPFoundation (zlib's inflate, CRC-32 checked) reads every entry back.
+import CZipChecksum
 import CZipLevel
 import Foundation
 import XCTest
@@ -158,13 +159,11 @@ final class BlockDeflateTests: XCTestCase {
     }
   }
 
+  /// zlib's CRC-32 of `bytes`, as the importer's zip reader computes it (CZipChecksum).
   private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    bytes.withUnsafeBufferPointer {
+      UInt32(CZipChecksum.crc32(0, $0.baseAddress, UInt32($0.count)))
     }
-    return ~crc
   }
 }
 

@@ -1,8 +1,11 @@
-// Reads workbooks back through openpyxl (Tests/readback/test_xlsx_readback.py) for the tests.
+// Reads workbooks back for the tests: through openpyxl (Tests/readback/test_xlsx_readback.py),
+// ZIPFoundation and the importer's zip directory scanner.
 import Foundation
 import RKTable
 import XCTest
+import ZIPFoundation
 
+@testable import RKImport
 @testable import RKWrite
 
 /// What openpyxl sees in a workbook: the JSON of `test_xlsx_readback.py`.
@@ -123,5 +126,32 @@ enum XLSXFixture {
   static func text(_ value: String) -> ReadCell { ReadCell("s", .text(value)) }
   static func number(_ value: Double, _ format: String = "General") -> ReadCell {
     ReadCell("n", .number(value), format)
+  }
+}
+
+/// Every entry of a zip inflated by ZIPFoundation, which checks each one's CRC-32.
+enum ZipContents {
+  static func inflate(_ path: String) throws -> [(name: String, bytes: Data)] {
+    let archive = try ZIPFoundation.Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+    var parts = [(name: String, bytes: Data)]()
+    for entry in archive {
+      var bytes = Data()
+      _ = try archive.extract(entry, skipCRC32: false) { bytes.append($0) }
+      parts.append((entry.path, bytes))
+    }
+    return parts
+  }
+}
+
+/// The central directory of a written zip, read by the scanner the importer checks zips with.
+enum ZipDirectory {
+  static func entries(of path: String) throws -> [ZipDirectoryRecord] {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    return try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: ZipLimits()) {
+      offset, count in
+      let start = Int(offset)
+      guard start >= 0, count >= 0, start + count <= bytes.count else { return nil }
+      return Array(bytes[start..<(start + count)])
+    }
   }
 }
