@@ -129,8 +129,7 @@ final class ExportStateTests: XCTestCase {
           taskRunUUIDs: (0..<(number % 6)).map { "8E8BC0EF-F004-4237-989C-3C9E3FBF\(1000 + $0)" },
           status: "ok", path: "P\(number % 97)/batch-\(number).archive")
     }
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-state-\(UUID().uuidString).json").path
+    let path = uniqueTemporaryPath("state", suffix: ".json")
     defer { try? FileManager.default.removeItem(atPath: path) }
     XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: try state.encoded()))
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
@@ -170,9 +169,7 @@ final class JoinedStringsTests: XCTestCase {
 
 final class HashCacheTests: XCTestCase {
   func testHashCache_RemembersTheLatestFilesOnly_HashesStayRight() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-hashcache-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder("hashcache")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let paths = (0..<10).map { folder + "/f\($0)" }
     for (number, path) in paths.enumerated() {

@@ -17,8 +17,7 @@ final class ExportWorkbookTests: XCTestCase {
   }
 
   func testExport_WorkbookThread_WrittenForOneAndTwoJobs() throws {
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-workbook-\(UUID().uuidString)").path
+    let scratch = uniqueTemporaryPath("workbook")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let one = try export(jobs: 1, into: scratch + "/one")
     let two = try export(jobs: 2, into: scratch + "/two")

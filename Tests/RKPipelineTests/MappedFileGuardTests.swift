@@ -9,9 +9,7 @@ final class MappedFileGuardTests: XCTestCase {
   private var path = ""
 
   override func setUpWithError() throws {
-    path =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-mapped-\(UUID().uuidString).json").path
+    path = uniqueTemporaryPath("mapped", suffix: ".json")
     // Three pages, so that a read in the third lies past the end once the file is cut short.
     XCTAssertTrue(
       FileManager.default.createFile(

@@ -101,9 +101,7 @@ final class OrderedParallelMapTests: XCTestCase {
   }
 
   func testContentHash_OfFile_SameAsOverTheBytes() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-hash-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder("hash")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     // Empty, one byte, and 2.5 MiB (three chunks) of varied bytes.
     var generator = SystemRandomNumberGenerator()

@@ -32,8 +32,7 @@ final class RunUUIDIndexTests: XCTestCase {
   }
 
   func testIndex_SpilledAndMergedSegments_FindEveryUUIDAndNoOther() throws {
-    let directory = NSTemporaryDirectory() + "rkexport-uuids-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try makeTemporaryFolder("uuids")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // 100 a segment and at most 3 segments: 5,000 UUIDs spill 50 times and merge often.
     let index = RunUUIDIndex(directory: directory, pendingLimit: 100, maximumSegments: 3)

@@ -15,8 +15,7 @@ final class StateInputsTests: XCTestCase {
   }
 
   private func stateFile(_ bytes: [UInt8]) throws -> String {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-state-inputs-\(UUID().uuidString).json").path
+    let path = uniqueTemporaryPath("state-inputs", suffix: ".json")
     XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
     files.append(path)
     return path
@@ -216,9 +215,7 @@ final class StateInputsTests: XCTestCase {
   }
 
   func testEntrySpool_OnDiskOrInMemory_SameEntriesSortedLaterWins() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-spool-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder("spool")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let keys = ["r|b", "r|a", "r|\u{e9}", "r|c", "r|a", "r|"]
     var results: [ExportState.Inputs] = []

@@ -8,10 +8,7 @@ final class WriteDurablyTests: XCTestCase {
   private var folder = ""
 
   override func setUpWithError() throws {
-    folder =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("rkexport-durably-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    folder = try makeTemporaryFolder("durably")
   }
 
   override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
