@@ -52,12 +52,16 @@ let package = Package(
     // The text of the workbook's number cells: the shortest round trip instead of printf's
     // %.16G (one digit short, and slow).
     .target(name: "CXLSXNumbers"),
+    // libxlsxwriter's per-cell helpers (cell names, string escapes) without snprintf and
+    // without buffers of five and seven times each string.
+    .target(name: "CXLSXCells"),
     // A clear error instead of a crash when a mapped file (the --state file) is cut short by
     // another program while a run reads it (SIGBUS).
     .target(name: "CMapGuard"),
     // CSV, XLSX and datapackage.json writers: know nothing of ResearchKit.
     .target(
-      name: "RKWrite", dependencies: ["RKTable", "CXLSXWriter", "CZipLevel", "CXLSXNumbers"]),
+      name: "RKWrite",
+      dependencies: ["RKTable", "CXLSXWriter", "CZipLevel", "CXLSXNumbers", "CXLSXCells"]),
     // One export run: walk inputs, parse in parallel, flatten and write in a deterministic order.
     .target(
       name: "RKPipeline",
@@ -85,8 +89,8 @@ let package = Package(
     .testTarget(
       name: "RKWriteTests",
       dependencies: [
-        "RKWrite", "RKTable", "RKImport", "CZipLevel", "CXLSXNumbers", "CXLSXWriter",
-        "CZipChecksum",
+        "RKWrite", "RKTable", "RKImport", "CZipLevel", "CXLSXNumbers", "CXLSXCells",
+        "CXLSXWriter", "CZipChecksum",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]),
     .testTarget(

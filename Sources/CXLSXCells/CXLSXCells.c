@@ -1,0 +1,101 @@
+// libxlsxwriter does three things for every cell that cost more than the cell is worth. This
+// file defines, in the executable, three of the library's own functions, which it calls
+// through its PLT, so these come first in symbol lookup (as `__fprintf_chk` in CXLSXNumbers):
+//
+// - `lxw_rowcol_to_cell`, the cell's `A1` name, written with `snprintf("%d")` for the row:
+//   ~650 instructions a cell, a tenth of the workbook thread. Here: digits by hand, the same
+//   text, including the library's wrap-arounds and snprintf's cut (never met: the library
+//   checks rows and columns before).
+// - `lxw_has_control_characters`: versions before 1.1.9 (Debian 12 ships 1.1.4) loop
+//   `while (string)` instead of `while (*string)`, so the terminating NUL counts as a control
+//   character and every string cell takes `lxw_escape_control_characters`: a zeroed buffer of
+//   seven times its length, from calloc (which bypasses glibc's per-thread cache). Here: the
+//   1.1.9 check. A string without control characters then gets `lxw_strdup`, the same bytes.
+// - `lxw_escape_data`, when the cell is written: a zeroed buffer of five times the length.
+//   Here: the exact length from malloc; the same text, freed by the library with free().
+//
+// Tests compare each with the library's own definition (found with dlsym in the library).
+#include <stdlib.h>
+#include <string.h>
+
+#include "CXLSXCells.h"
+
+// libxlsxwriter 1.1.4 common.h: sizeof("$1048576"), the room snprintf gets for the row.
+enum { rowNameLength = 9 };
+
+void rk_xlsx_cell_name(char *cellName, uint32_t row, uint16_t column) {
+  char *end = cellName;
+  // lxw_col_to_name: the column plus one in base 26 with digits A–Z, in a uint16_t (65535
+  // wraps to 0, which has no letters).
+  char letters[8];
+  int letterCount = 0;
+  uint16_t number = (uint16_t)(column + 1);
+  while (number) {
+    int remainder = number % 26;
+    if (remainder == 0) remainder = 26;
+    letters[letterCount++] = (char)('A' + remainder - 1);
+    number = (uint16_t)((number - 1) / 26);
+  }
+  while (letterCount) *end++ = letters[--letterCount];
+  // snprintf(…, rowNameLength, "%d", ++row): the uint32_t row plus one, printed as an int.
+  int32_t value = (int32_t)(uint32_t)(row + 1);
+  char digits[12];
+  int digitCount = 0;
+  uint32_t magnitude = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
+  do {
+    digits[digitCount++] = (char)('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude);
+  if (value < 0) digits[digitCount++] = '-';
+  int room = rowNameLength - 1;
+  while (digitCount && room--) *end++ = digits[--digitCount];
+  *end = '\0';
+}
+
+uint8_t rk_xlsx_has_control_characters(const char *string) {
+  for (; *string; string++) {
+    unsigned char byte = (unsigned char)*string;
+    if (byte < 0x20 && byte != '\n' && byte != '\t') return 1;
+  }
+  return 0;
+}
+
+char *rk_xlsx_escape_data(const char *data) {
+  size_t length = 0;
+  size_t extra = 0;
+  for (const char *at = data; *at; at++) {
+    length++;
+    if (*at == '&') extra += 4;
+    else if (*at == '<' || *at == '>') extra += 3;
+  }
+  char *escaped = malloc(length + extra + 1);
+  if (!escaped) return NULL;
+  if (!extra) return memcpy(escaped, data, length + 1);
+  char *end = escaped;
+  for (const char *at = data; *at; at++) {
+    switch (*at) {
+      case '&': memcpy(end, "&amp;", 5); end += 5; break;
+      case '<': memcpy(end, "&lt;", 4); end += 4; break;
+      case '>': memcpy(end, "&gt;", 4); end += 4; break;
+      default: *end++ = *at;
+    }
+  }
+  *end = '\0';
+  return escaped;
+}
+
+// The library's names (its utility.h and xmlwriter.h declare them; not included here, so that
+// this target needs no include path of its own).
+void lxw_rowcol_to_cell(char *cell_name, uint32_t row, uint16_t col);
+uint8_t lxw_has_control_characters(const char *string);
+char *lxw_escape_data(const char *data);
+
+void lxw_rowcol_to_cell(char *cell_name, uint32_t row, uint16_t col) {
+  rk_xlsx_cell_name(cell_name, row, col);
+}
+
+uint8_t lxw_has_control_characters(const char *string) {
+  return rk_xlsx_has_control_characters(string);
+}
+
+char *lxw_escape_data(const char *data) { return rk_xlsx_escape_data(data); }

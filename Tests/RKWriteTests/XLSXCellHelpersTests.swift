@@ -1,0 +1,139 @@
+// CXLSXCells replaces three of libxlsxwriter's per-cell helpers. Each is compared here with the
+// library's own definition, found with dlsym in the loaded library (past ours, which come first
+// for everyone else in the process).
+import CXLSXCells
+import CXLSXWriter
+import Foundation
+import XCTest
+
+final class XLSXCellHelpersTests: XCTestCase {
+  private typealias CellName = @convention(c) (UnsafeMutablePointer<CChar>?, UInt32, UInt16) -> Void
+  private typealias Escape = @convention(c) (UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?
+  private typealias Check = @convention(c) (UnsafePointer<CChar>?) -> UInt8
+
+  /// The library's own definitions.
+  private struct Library {
+    let handle: UnsafeMutableRawPointer
+
+    init() throws {
+      // The loaded libxlsxwriter, whatever its soname, as the process maps it.
+      // (Read to its end: /proc files report no size.)
+      let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+      defer { try? file.close() }
+      let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+      let path = try XCTUnwrap(
+        maps.split(separator: "\n").lazy.compactMap { line in
+          line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+        }.first { ($0 as NSString).lastPathComponent.hasPrefix("libxlsxwriter.so") },
+        "libxlsxwriter is mapped")
+      handle = try XCTUnwrap(dlopen(path, RTLD_NOW | RTLD_NOLOAD), "\(path) is loaded")
+    }
+
+    func symbol<T>(_ name: String, as type: T.Type) throws -> T {
+      unsafeBitCast(try XCTUnwrap(dlsym(handle, name), name), to: type)
+    }
+
+    /// The address the process (and the library's PLT) resolves `name` to.
+    func resolved(_ name: String) -> UnsafeMutableRawPointer? {
+      dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
+    }
+
+    func own(_ name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
+  }
+
+  func testOurDefinitions_ComeBeforeTheLibrarys() throws {
+    let library = try Library()
+    for name in ["lxw_rowcol_to_cell", "lxw_has_control_characters", "lxw_escape_data"] {
+      let resolved = try XCTUnwrap(library.resolved(name), name)
+      let own = try XCTUnwrap(library.own(name), name)
+      XCTAssertNotEqual(resolved, own, "\(name): the process calls CXLSXCells', not the library's")
+    }
+  }
+
+  func testCellName_SameTextAsTheLibrary() throws {
+    let theirs = try Library().symbol("lxw_rowcol_to_cell", as: CellName.self)
+    var rows = Array(UInt32(0)...2_100)
+    rows += [9, 99, 999, 9_999, 99_999, 999_999, 1_048_574, 1_048_575, 1_048_576]
+    // Beyond the sheet (the library checks before it asks): int wrap-around and snprintf's cut.
+    rows += [9_999_998, 99_999_999, 2_147_483_646, 2_147_483_647, .max - 1, .max]
+    var columns = Array(UInt16(0)...800)
+    columns += [701, 702, 703, 18_277, 18_278, 16_383, 16_384, 65_534, 65_535]
+    var compared = 0
+    for row in rows {
+      for column in (row < 60 ? columns : [0, 1, 25, 26, 27, 16_383, 65_535]) {
+        let ours = Self.cellName(row, column, rk_xlsx_cell_name)
+        let expected = Self.cellName(row, column, theirs)
+        if ours != expected {
+          XCTFail("row \(row), column \(column): \(ours) against the library's \(expected)")
+          return
+        }
+        compared += 1
+      }
+    }
+    XCTAssertGreaterThan(compared, 60_000)
+    XCTAssertEqual(Self.cellName(0, 0, rk_xlsx_cell_name), "A1")
+    XCTAssertEqual(Self.cellName(1_048_575, 16_383, rk_xlsx_cell_name), "XFD1048576")
+    XCTAssertEqual(Self.cellName(26, 26, rk_xlsx_cell_name), "AA27")
+  }
+
+  func testEscapeData_SameTextAsTheLibrary() throws {
+    let theirs = try Library().symbol("lxw_escape_data", as: Escape.self)
+    for text in Self.texts {
+      let ours = try Self.escaped(text, rk_xlsx_escape_data)
+      XCTAssertEqual(ours, try Self.escaped(text, theirs), text.debugDescription)
+    }
+    XCTAssertEqual(
+      try Self.escaped("a & <b> \"c\"", rk_xlsx_escape_data), "a &amp; &lt;b&gt; \"c\"")
+  }
+
+  /// What the library stores for a string cell: `lxw_escape_control_characters` when
+  /// `lxw_has_control_characters` says so, else `lxw_strdup`, the same bytes. (Before 1.1.9
+  /// the library's own check says so for every string.)
+  func testControlCharacters_StoredTextAsTheLibraryEscapesIt() throws {
+    let library = try Library()
+    let escapeControls = try library.symbol("lxw_escape_control_characters", as: Escape.self)
+    for text in Self.texts {
+      let escaped = try Self.escaped(text, escapeControls)
+      let stored = rk_xlsx_has_control_characters(text) == 1 ? escaped : text
+      XCTAssertEqual(stored, escaped, text.debugDescription)
+    }
+    XCTAssertEqual(rk_xlsx_has_control_characters(""), 0)
+    XCTAssertEqual(rk_xlsx_has_control_characters("tab\tand\nnewline, Zürich"), 0)
+    XCTAssertEqual(rk_xlsx_has_control_characters("delete \u{7F}"), 0)
+    XCTAssertEqual(rk_xlsx_has_control_characters("carriage\rreturn"), 1)
+    XCTAssertEqual(rk_xlsx_has_control_characters("unit \u{1F}"), 1)
+    XCTAssertEqual(rk_xlsx_has_control_characters("\u{01}"), 1)
+  }
+
+  // MARK: - Helpers
+
+  /// Strings as cells hold them: plain, XML's three characters, every control character but
+  /// NUL, white space at either end, UTF-8, long.
+  private static let texts: [String] = {
+    var texts = [
+      "", "plain", "a&b", "<tag>", "&&&", "x>y<z", "&amp;", " leading", "trailing ",
+      "Zürich & 東京 < 🙂", "quote \" apostrophe '", "_x0001_ already escaped",
+    ]
+    texts += (1..<32).map { "before\(String(UnicodeScalar(UInt8($0))))after" }
+    texts.append(String(repeating: "a&<>b", count: 3_000))
+    texts.append(String(repeating: "x", count: 32_767))
+    return texts
+  }()
+
+  private static func cellName(
+    _ row: UInt32, _ column: UInt16,
+    _ write: (UnsafeMutablePointer<CChar>?, UInt32, UInt16) -> Void
+  ) -> String {
+    var buffer = [CChar](repeating: 0, count: 32)
+    buffer.withUnsafeMutableBufferPointer { write($0.baseAddress, row, column) }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private static func escaped(
+    _ text: String, _ escape: (UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?
+  ) throws -> String {
+    let result = try XCTUnwrap(text.withCString { escape($0) })
+    defer { free(result) }
+    return String(cString: result)
+  }
+}
