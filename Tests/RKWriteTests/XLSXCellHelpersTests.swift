@@ -103,6 +103,8 @@ final class XLSXCellHelpersTests: XCTestCase {
     XCTAssertEqual(rk_xlsx_has_control_characters("carriage\rreturn"), 1)
     XCTAssertEqual(rk_xlsx_has_control_characters("unit \u{1F}"), 1)
     XCTAssertEqual(rk_xlsx_has_control_characters("\u{01}"), 1)
+    XCTAssertEqual(rk_xlsx_has_control_characters("sixteen bytes ok\u{02}"), 1)
+    XCTAssertEqual(rk_xlsx_has_control_characters("\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n"), 0)
   }
 
   // MARK: - Helpers
@@ -115,6 +117,16 @@ final class XLSXCellHelpersTests: XCTestCase {
       "Zürich & 東京 < 🙂", "quote \" apostrophe '", "_x0001_ already escaped",
     ]
     texts += (1..<32).map { "before\(String(UnicodeScalar(UInt8($0))))after" }
+    // A control character, a tab or a newline at every place of a string longer than two
+    // words (the check reads eight bytes at a time).
+    let plain = Array("abcdefghijklmnopqrstu")
+    for place in plain.indices {
+      for mark: Character in ["\u{01}", "\u{1F}", "\t", "\n", "\r", "é"] {
+        var characters = plain
+        characters[place] = mark
+        texts.append(String(characters))
+      }
+    }
     texts.append(String(repeating: "a&<>b", count: 3_000))
     texts.append(String(repeating: "x", count: 32_767))
     return texts
