@@ -52,9 +52,9 @@ let package = Package(
     // The text of the workbook's number cells: the shortest round trip instead of printf's
     // %.16G (one digit short, and slow).
     .target(name: "CXLSXNumbers"),
-    // libxlsxwriter's per-cell helpers (cell names, string escapes) without snprintf and
-    // without buffers of five and seven times each string.
-    .target(name: "CXLSXCells"),
+    // libxlsxwriter's per-cell and per-row helpers (cell names, string escapes, row tags)
+    // without printf and without zeroed buffers many times the size of what they hold.
+    .target(name: "CXLSXCells", dependencies: ["CXLSXWriter"]),
     // A clear error instead of a crash when a mapped file (the --state file) is cut short by
     // another program while a run reads it (SIGBUS).
     .target(name: "CMapGuard"),

@@ -1,6 +1,7 @@
-// libxlsxwriter does three things for every cell that cost more than the cell is worth. This
-// file defines, in the executable, three of the library's own functions, which it calls
-// through its PLT, so these come first in symbol lookup (as `__fprintf_chk` in CXLSXNumbers):
+// libxlsxwriter does things for every cell and row that cost more than the cell is worth.
+// This file defines, in the executable, some of the library's own functions, which it calls
+// through its PLT, so these come first in symbol lookup (as `__fprintf_chk` in CXLSXNumbers).
+// Each writes the same bytes as the library's:
 //
 // - `lxw_rowcol_to_cell`, the cell's `A1` name, written with `snprintf("%d")` for the row:
 //   ~650 instructions a cell, a tenth of the workbook thread. Here: digits by hand, the same
@@ -13,15 +14,28 @@
 //   1.1.9 check. A string without control characters then gets `lxw_strdup`, the same bytes.
 // - `lxw_escape_data`, when the cell is written: a zeroed buffer of five times the length.
 //   Here: the exact length from malloc; the same text, freed by the library with free().
+// - Each row's `<row r="…">` and `</row>`: `lxw_new_attribute_int` mallocs 4 KB per
+//   attribute, zero-fills 2 KB of it (strncpy into a fixed array) and prints the number with
+//   snprintf; `lxw_xml_start_tag` and `lxw_xml_end_tag` then make four fprintf calls:
+//   ~3,700 instructions a row. Here: the same struct, only the strings copied, and the tag
+//   written with unlocked stdio calls under one lock. These write every XML tag of the
+//   workbook, with the library's escapes of attribute values.
 //
 // Tests compare each with the library's own definition (found with dlsym in the library).
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+// The library's declarations (and the attribute struct and list), so that a change in them
+// fails the build instead of writing other bytes.
+#include <xlsxwriter.h>
+#include <xlsxwriter/xmlwriter.h>
+
 #include "CXLSXCells.h"
 
-// libxlsxwriter 1.1.4 common.h: sizeof("$1048576"), the room snprintf gets for the row.
-enum { rowNameLength = 9 };
+// The room snprintf gets for the row (sizeof("$1048576")).
+enum { rowNameLength = LXW_MAX_ROW_NAME_LENGTH };
 
 void rk_xlsx_cell_name(char *cellName, uint32_t row, uint16_t column) {
   char *end = cellName;
@@ -123,13 +137,65 @@ char *rk_xlsx_escape_data(const char *data) {
   return escaped;
 }
 
-// The library's names (its utility.h and xmlwriter.h declare them; not included here, so that
-// this target needs no include path of its own).
-void lxw_rowcol_to_cell(char *cell_name, uint32_t row, uint16_t col);
-uint8_t lxw_has_control_characters(const char *string);
-char *lxw_escape_data(const char *data);
+/// `value` printed as `%d` prints it, into `text` (room for 12 bytes).
+static void writeInteger(char *text, int32_t value) {
+  char digits[12];
+  int count = 0;
+  uint32_t magnitude = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
+  do {
+    digits[count++] = (char)('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude);
+  if (value < 0) digits[count++] = '-';
+  while (count) *text++ = digits[--count];
+  *text = '\0';
+}
 
-void lxw_rowcol_to_cell(char *cell_name, uint32_t row, uint16_t col) {
+/// LXW_ATTRIBUTE_COPY without strncpy's zero fill: at most LXW_MAX_ATTRIBUTE_LENGTH - 1 bytes.
+static void copyAttributeText(char *to, const char *from) {
+  size_t length = strnlen(from, LXW_MAX_ATTRIBUTE_LENGTH - 1);
+  memcpy(to, from, length);
+  to[length] = '\0';
+}
+
+/// ` key="value"` per attribute, the value escaped as the library's _escape_attributes does.
+static void putAttributes(FILE *file, struct xml_attribute_list *attributes) {
+  if (!attributes) return;
+  struct xml_attribute *attribute;
+  STAILQ_FOREACH(attribute, attributes, list_entries) {
+    putc_unlocked(' ', file);
+    fputs_unlocked(attribute->key, file);
+    fputs_unlocked("=\"", file);
+    const char *value = attribute->value;
+    size_t plain = strcspn(value, "&<>\"\n");
+    fwrite_unlocked(value, 1, plain, file);
+    for (const char *at = value + plain; *at; at++) {
+      switch (*at) {
+        case '&': fputs_unlocked("&amp;", file); break;
+        case '<': fputs_unlocked("&lt;", file); break;
+        case '>': fputs_unlocked("&gt;", file); break;
+        case '"': fputs_unlocked("&quot;", file); break;
+        case '\n': fputs_unlocked("&#xA;", file); break;
+        default: putc_unlocked(*at, file);
+      }
+    }
+    putc_unlocked('"', file);
+  }
+}
+
+static void putTag(FILE *file, const char *tag, struct xml_attribute_list *attributes,
+                   const char *close) {
+  flockfile(file);
+  putc_unlocked('<', file);
+  fputs_unlocked(tag, file);
+  putAttributes(file, attributes);
+  fputs_unlocked(close, file);
+  funlockfile(file);
+}
+
+// The library's names, with its own declarations (utility.h, xmlwriter.h).
+
+void lxw_rowcol_to_cell(char *cell_name, lxw_row_t row, lxw_col_t col) {
   rk_xlsx_cell_name(cell_name, row, col);
 }
 
@@ -138,3 +204,35 @@ uint8_t lxw_has_control_characters(const char *string) {
 }
 
 char *lxw_escape_data(const char *data) { return rk_xlsx_escape_data(data); }
+
+struct xml_attribute *lxw_new_attribute_str(const char *key, const char *value) {
+  struct xml_attribute *attribute = malloc(sizeof *attribute);
+  if (!attribute) return NULL;
+  copyAttributeText(attribute->key, key);
+  copyAttributeText(attribute->value, value);
+  return attribute;
+}
+
+struct xml_attribute *lxw_new_attribute_int(const char *key, uint32_t value) {
+  struct xml_attribute *attribute = malloc(sizeof *attribute);
+  if (!attribute) return NULL;
+  copyAttributeText(attribute->key, key);
+  writeInteger(attribute->value, (int32_t)value);
+  return attribute;
+}
+
+void lxw_xml_start_tag(FILE *xmlfile, const char *tag, struct xml_attribute_list *attributes) {
+  putTag(xmlfile, tag, attributes, ">");
+}
+
+void lxw_xml_empty_tag(FILE *xmlfile, const char *tag, struct xml_attribute_list *attributes) {
+  putTag(xmlfile, tag, attributes, "/>");
+}
+
+void lxw_xml_end_tag(FILE *xmlfile, const char *tag) {
+  flockfile(xmlfile);
+  fputs_unlocked("</", xmlfile);
+  fputs_unlocked(tag, xmlfile);
+  putc_unlocked('>', xmlfile);
+  funlockfile(xmlfile);
+}

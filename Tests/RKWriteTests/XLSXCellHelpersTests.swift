@@ -41,9 +41,15 @@ final class XLSXCellHelpersTests: XCTestCase {
     func own(_ name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
   }
 
+  private static let replaced = [
+    "lxw_rowcol_to_cell", "lxw_has_control_characters", "lxw_escape_data",
+    "lxw_new_attribute_str", "lxw_new_attribute_int", "lxw_xml_start_tag", "lxw_xml_empty_tag",
+    "lxw_xml_end_tag",
+  ]
+
   func testOurDefinitions_ComeBeforeTheLibrarys() throws {
     let library = try Library()
-    for name in ["lxw_rowcol_to_cell", "lxw_has_control_characters", "lxw_escape_data"] {
+    for name in Self.replaced {
       let resolved = try XCTUnwrap(library.resolved(name), name)
       let own = try XCTUnwrap(library.own(name), name)
       XCTAssertNotEqual(resolved, own, "\(name): the process calls CXLSXCells', not the library's")
@@ -107,7 +113,131 @@ final class XLSXCellHelpersTests: XCTestCase {
     XCTAssertEqual(rk_xlsx_has_control_characters("\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n"), 0)
   }
 
+  func testAttributes_SameKeyAndValueAsTheLibrary() throws {
+    let library = try Library()
+    let theirText = try library.symbol("lxw_new_attribute_str", as: NewText.self)
+    let theirInteger = try library.symbol("lxw_new_attribute_int", as: NewInteger.self)
+    let long = String(repeating: "0123456789", count: 300)  // cut at 2,079 bytes
+    for (key, value) in [("r", "1"), ("spans", "1:12"), ("", ""), (long, long), ("v", "a&<>\"")] {
+      let ours = try XCTUnwrap(lxw_new_attribute_str(key, value))
+      let theirs = try XCTUnwrap(theirText(key, value))
+      defer {
+        free(ours)
+        free(theirs)
+      }
+      XCTAssertEqual(Self.texts(of: ours).key, Self.texts(of: theirs).key)
+      XCTAssertEqual(Self.texts(of: ours).value, Self.texts(of: theirs).value)
+    }
+    XCTAssertEqual(
+      Self.texts(of: try XCTUnwrap(lxw_new_attribute_str("k", long))).value.count, 2_079)
+    let integers: [UInt32] = [0, 1, 9, 10, 99, 100, 1_048_576, 2_147_483_647, 2_147_483_648, .max]
+    for value in integers {
+      let ours = try XCTUnwrap(lxw_new_attribute_int("r", value))
+      let theirs = try XCTUnwrap(theirInteger("r", value))
+      defer {
+        free(ours)
+        free(theirs)
+      }
+      XCTAssertEqual(Self.texts(of: ours).value, Self.texts(of: theirs).value, "\(value)")
+      XCTAssertEqual(Self.texts(of: ours).key, "r")
+    }
+  }
+
+  func testTags_SameBytesAsTheLibrary() throws {
+    let library = try Library()
+    let theirStart = try library.symbol("lxw_xml_start_tag", as: Tag.self)
+    let theirEmpty = try library.symbol("lxw_xml_empty_tag", as: Tag.self)
+    let theirEnd = try library.symbol("lxw_xml_end_tag", as: EndTag.self)
+    let lists: [[(String, String)]?] = [
+      nil, [], [("r", "1")],
+      [("r", "1048576"), ("spans", "1:12"), ("s", "3"), ("customFormat", "1")],
+      [("quoted", "a & b < c > d \" e \n f ' g \t h"), ("plain", "x")],
+      [("escapes", "&&<<>>\"\"\n\n")], [("long", String(repeating: "&x", count: 900))],
+    ]
+    var compared = 0
+    for list in lists {
+      for tag in ["row", "c", "x14ac:sparklineGroup"] {
+        let ours = try Self.written { file in
+          try Self.withAttributes(list) { lxw_xml_start_tag(file, tag, $0) }
+          try Self.withAttributes(list) { lxw_xml_empty_tag(file, tag, $0) }
+          lxw_xml_end_tag(file, tag)
+        }
+        let theirs = try Self.written { file in
+          try Self.withAttributes(list) { theirStart(file, tag, $0) }
+          try Self.withAttributes(list) { theirEmpty(file, tag, $0) }
+          theirEnd(file, tag)
+        }
+        XCTAssertEqual(ours, theirs, "\(tag) \(String(describing: list))")
+        compared += 1
+      }
+    }
+    XCTAssertEqual(compared, 21)
+    let sample = try Self.written { file in
+      try Self.withAttributes([("r", "7"), ("t", "a\"b")]) { lxw_xml_start_tag(file, "row", $0) }
+      lxw_xml_end_tag(file, "row")
+    }
+    XCTAssertEqual(sample, #"<row r="7" t="a&quot;b"></row>"#)
+  }
+
   // MARK: - Helpers
+
+  private typealias NewText =
+    @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<
+      xml_attribute
+    >?
+  private typealias NewInteger =
+    @convention(c) (UnsafePointer<CChar>?, UInt32) -> UnsafeMutablePointer<xml_attribute>?
+  private typealias Tag =
+    @convention(c) (
+      UnsafeMutablePointer<FILE>?, UnsafePointer<CChar>?, UnsafeMutablePointer<xml_attribute_list>?
+    ) -> Void
+  private typealias EndTag =
+    @convention(c) (UnsafeMutablePointer<FILE>?, UnsafePointer<CChar>?) -> Void
+
+  private static func texts(of attribute: UnsafeMutablePointer<xml_attribute>) -> (
+    key: String, value: String
+  ) {
+    func text<T>(_ field: UnsafeMutablePointer<T>) -> String {
+      UnsafeRawPointer(field).withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
+    }
+    return (text(&attribute.pointee.key), text(&attribute.pointee.value))
+  }
+
+  /// An attribute list as the library's LXW_PUSH_ATTRIBUTES macros build it (nil: no list),
+  /// made with our `lxw_new_attribute_str`, freed afterwards.
+  private static func withAttributes(
+    _ pairs: [(String, String)]?, _ body: (UnsafeMutablePointer<xml_attribute_list>?) -> Void
+  ) throws {
+    guard let pairs else { return body(nil) }
+    let attributes = try pairs.map { try XCTUnwrap(lxw_new_attribute_str($0.0, $0.1)) }
+    let list = UnsafeMutablePointer<xml_attribute_list>.allocate(capacity: 1)
+    defer {
+      attributes.forEach { free($0) }
+      list.deallocate()
+    }
+    // The writers follow `stqh_first` and each `stqe_next`; only insertion reads `stqh_last`.
+    list.initialize(to: xml_attribute_list(stqh_first: attributes.first, stqh_last: nil))
+    for (index, attribute) in attributes.enumerated() {
+      attribute.pointee.list_entries.stqe_next =
+        index + 1 < attributes.count ? attributes[index + 1] : nil
+    }
+    body(list)
+  }
+
+  /// What `write` writes to a stdio stream.
+  private static func written(_ write: (UnsafeMutablePointer<FILE>) throws -> Void) throws
+    -> String
+  {
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    let file = try XCTUnwrap(open_memstream(&buffer, &size))
+    try write(file)
+    fclose(file)
+    defer { free(buffer) }
+    guard let buffer else { return "" }
+    return String(
+      decoding: UnsafeRawBufferPointer(start: buffer, count: size), as: UTF8.self)
+  }
 
   /// Strings as cells hold them: plain, XML's three characters, every control character but
   /// NUL, white space at either end, UTF-8, long.
