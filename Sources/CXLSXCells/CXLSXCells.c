@@ -14,6 +14,7 @@
 //   1.1.9 check. A string without control characters then gets `lxw_strdup`, the same bytes.
 // - `lxw_escape_data`, when the cell is written: a zeroed buffer of five times the length.
 //   Here: the exact length from malloc; the same text, freed by the library with free().
+// - `lxw_utf8_strlen`, the length check of every string cell, a byte at a time. Here: eight.
 // - Each row's `<row r="…">` and `</row>`: `lxw_new_attribute_int` mallocs 4 KB per
 //   attribute, zero-fills 2 KB of it (strncpy into a fixed array) and prints the number with
 //   snprintf; `lxw_xml_start_tag` and `lxw_xml_end_tag` then make four fprintf calls:
@@ -137,6 +138,21 @@ char *rk_xlsx_escape_data(const char *data) {
   return escaped;
 }
 
+size_t rk_xlsx_utf8_length(const char *string) {
+  size_t length = strlen(string);
+  size_t continuations = 0;
+  size_t at = 0;
+  // Continuation bytes are 10xxxxxx: high bit set, the next one clear; counted eight at a time.
+  for (; at + 8 <= length; at += 8) {
+    uint64_t word;
+    memcpy(&word, string + at, 8);
+    uint64_t marks = (word & 0x8080808080808080ull) & ~((word << 1) & 0x8080808080808080ull);
+    continuations += (size_t)__builtin_popcountll(marks);
+  }
+  for (; at < length; at++) continuations += ((unsigned char)string[at] & 0xC0) == 0x80;
+  return length - continuations;
+}
+
 /// `value` printed as `%d` prints it, into `text` (room for 12 bytes).
 static void writeInteger(char *text, int32_t value) {
   char digits[12];
@@ -204,6 +220,8 @@ uint8_t lxw_has_control_characters(const char *string) {
 }
 
 char *lxw_escape_data(const char *data) { return rk_xlsx_escape_data(data); }
+
+size_t lxw_utf8_strlen(const char *str) { return rk_xlsx_utf8_length(str); }
 
 struct xml_attribute *lxw_new_attribute_str(const char *key, const char *value) {
   struct xml_attribute *attribute = malloc(sizeof *attribute);

@@ -44,7 +44,7 @@ final class XLSXCellHelpersTests: XCTestCase {
   private static let replaced = [
     "lxw_rowcol_to_cell", "lxw_has_control_characters", "lxw_escape_data",
     "lxw_new_attribute_str", "lxw_new_attribute_int", "lxw_xml_start_tag", "lxw_xml_empty_tag",
-    "lxw_xml_end_tag",
+    "lxw_xml_end_tag", "lxw_utf8_strlen",
   ]
 
   func testOurDefinitions_ComeBeforeTheLibrarys() throws {
@@ -111,6 +111,28 @@ final class XLSXCellHelpersTests: XCTestCase {
     XCTAssertEqual(rk_xlsx_has_control_characters("\u{01}"), 1)
     XCTAssertEqual(rk_xlsx_has_control_characters("sixteen bytes ok\u{02}"), 1)
     XCTAssertEqual(rk_xlsx_has_control_characters("\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n"), 0)
+  }
+
+  func testUTF8Length_SameCountAsTheLibrary() throws {
+    let theirs = try Library().symbol("lxw_utf8_strlen", as: Length.self)
+    var samples = Self.texts.map { Array($0.utf8) }
+    // Every byte value (but NUL) at every place of a string longer than two words, and runs
+    // of continuation bytes across word edges: the library counts bytes, valid UTF-8 or not.
+    for byte in UInt8(1)...255 {
+      for place in [0, 5, 7, 8, 15, 16, 20] {
+        var bytes = Array("abcdefghijklmnopqrstu".utf8)
+        bytes[place] = byte
+        samples.append(bytes)
+      }
+    }
+    samples.append(Array(repeating: 0x80, count: 37))
+    samples.append(Array("é🙂東".utf8) + Array(repeating: 0xBF, count: 9))
+    for bytes in samples {
+      let text = bytes.map { CChar(bitPattern: $0) } + [0]
+      let expected = text.withUnsafeBufferPointer { theirs($0.baseAddress) }
+      XCTAssertEqual(text.withUnsafeBufferPointer { rk_xlsx_utf8_length($0.baseAddress) }, expected)
+    }
+    XCTAssertEqual(rk_xlsx_utf8_length("Zürich 東京 🙂"), 11)
   }
 
   func testAttributes_SameKeyAndValueAsTheLibrary() throws {
@@ -187,6 +209,7 @@ final class XLSXCellHelpersTests: XCTestCase {
     >?
   private typealias NewInteger =
     @convention(c) (UnsafePointer<CChar>?, UInt32) -> UnsafeMutablePointer<xml_attribute>?
+  private typealias Length = @convention(c) (UnsafePointer<CChar>?) -> Int
   private typealias Tag =
     @convention(c) (
       UnsafeMutablePointer<FILE>?, UnsafePointer<CChar>?, UnsafeMutablePointer<xml_attribute_list>?

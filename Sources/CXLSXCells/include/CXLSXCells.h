@@ -2,6 +2,7 @@
 #ifndef CXLSXCELLS_H
 #define CXLSXCELLS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // The definitions in CXLSXCells.c replace libxlsxwriter's own (declared in its utility.h and
@@ -16,5 +17,9 @@ uint8_t rk_xlsx_has_control_characters(const char *string);
 
 /// A malloc'ed copy of `data` with `&`, `<` and `>` escaped, as `lxw_escape_data` returns it.
 char *rk_xlsx_escape_data(const char *data);
+
+/// The characters of UTF-8 `string`: its bytes that are no continuation bytes (10xxxxxx), as
+/// `lxw_utf8_strlen` counts them.
+size_t rk_xlsx_utf8_length(const char *string);
 
 #endif
