@@ -150,8 +150,9 @@ final class XLSXCellHelpersTests: XCTestCase {
       XCTAssertEqual(Self.texts(of: ours).key, Self.texts(of: theirs).key)
       XCTAssertEqual(Self.texts(of: ours).value, Self.texts(of: theirs).value)
     }
-    XCTAssertEqual(
-      Self.texts(of: try XCTUnwrap(lxw_new_attribute_str("k", long))).value.count, 2_079)
+    let cut = try XCTUnwrap(lxw_new_attribute_str("k", long))
+    defer { free(cut) }
+    XCTAssertEqual(Self.texts(of: cut).value.count, 2_079)
     let integers: [UInt32] = [0, 1, 9, 10, 99, 100, 1_048_576, 2_147_483_647, 2_147_483_648, .max]
     for value in integers {
       let ours = try XCTUnwrap(lxw_new_attribute_int("r", value))
@@ -235,7 +236,7 @@ final class XLSXCellHelpersTests: XCTestCase {
     let attributes = try pairs.map { try XCTUnwrap(lxw_new_attribute_str($0.0, $0.1)) }
     let list = UnsafeMutablePointer<xml_attribute_list>.allocate(capacity: 1)
     defer {
-      attributes.forEach { free($0) }
+      for attribute in attributes { free(attribute) }
       list.deallocate()
     }
     // The writers follow `stqh_first` and each `stqe_next`; only insertion reads `stqh_last`.
