@@ -1,5 +1,6 @@
 // Entry point: runs the command and maps every outcome to design.md's exit statuses.
 import ArgumentParser
+import CMallocPolicy
 import Foundation
 
 /// design.md §4 says a usage error exits 2; ArgumentParser's default is 64 (EX_USAGE).
@@ -8,6 +9,9 @@ func exitStatus(for error: Error) -> Int32 {
   if code == .validationFailure { return 2 }
   return code.rawValue
 }
+
+// Peak memory that does not grow with the number of archives (see CMallocPolicy).
+_ = rk_malloc_return_large_blocks()
 
 do {
   var command = try RKExportCommand.parseAsRoot()
