@@ -12,3 +12,5 @@
 int rk_malloc_return_large_blocks(void) { return mallopt(M_MMAP_THRESHOLD, 128 * 1024); }
 
 unsigned long rk_malloc_mapped_blocks(void) { return (unsigned long)mallinfo2().hblks; }
+
+unsigned long rk_malloc_free_heap_bytes(void) { return (unsigned long)mallinfo2().fordblks; }

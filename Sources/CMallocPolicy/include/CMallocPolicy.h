@@ -9,4 +9,8 @@ int rk_malloc_return_large_blocks(void);
 /// Blocks mapped on their own right now (mallinfo2's `hblks`): how tests see the policy work.
 unsigned long rk_malloc_mapped_blocks(void);
 
+/// Free bytes in all heaps, their tops included (mallinfo2's `fordblks`): a larger block can
+/// only come from a new mapping or from growing a heap.
+unsigned long rk_malloc_free_heap_bytes(void);
+
 #endif
