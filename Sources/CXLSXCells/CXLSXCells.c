@@ -38,6 +38,30 @@
 // The room snprintf gets for the row (sizeof("$1048576")).
 enum { rowNameLength = LXW_MAX_ROW_NAME_LENGTH };
 
+/// `value` as `%d` prints it, written backwards to end just before `end` (room for 11 bytes
+/// before it), two digits at a time; returns where it starts.
+static char *decimalText(int32_t value, char *end) {
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char *start = end;
+  uint32_t magnitude = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
+  while (magnitude >= 100) {
+    start -= 2;
+    memcpy(start, pairs + 2 * (magnitude % 100), 2);
+    magnitude /= 100;
+  }
+  if (magnitude >= 10) {
+    start -= 2;
+    memcpy(start, pairs + 2 * magnitude, 2);
+  } else {
+    *--start = (char)('0' + magnitude);
+  }
+  if (value < 0) *--start = '-';
+  return start;
+}
+
 void rk_xlsx_cell_name(char *cellName, uint32_t row, uint16_t column) {
   char *end = cellName;
   // lxw_col_to_name: the column plus one in base 26 with digits A–Z, in a uint16_t (65535
@@ -57,28 +81,10 @@ void rk_xlsx_cell_name(char *cellName, uint32_t row, uint16_t column) {
     }
     while (letterCount) *end++ = letters[--letterCount];
   }
-  // snprintf(…, rowNameLength, "%d", ++row): the uint32_t row plus one, printed as an int;
-  // two digits at a time.
-  static const char pairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  int32_t value = (int32_t)(uint32_t)(row + 1);
+  // snprintf(…, rowNameLength, "%d", ++row): the uint32_t row plus one, printed as an int
+  // and cut to the room snprintf has.
   char digits[12];
-  char *start = digits + sizeof digits;
-  uint32_t magnitude = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
-  while (magnitude >= 100) {
-    start -= 2;
-    memcpy(start, pairs + 2 * (magnitude % 100), 2);
-    magnitude /= 100;
-  }
-  if (magnitude >= 10) {
-    start -= 2;
-    memcpy(start, pairs + 2 * magnitude, 2);
-  } else {
-    *--start = (char)('0' + magnitude);
-  }
-  if (value < 0) *--start = '-';
+  char *start = decimalText((int32_t)(uint32_t)(row + 1), digits + sizeof digits);
   size_t length = (size_t)(digits + sizeof digits - start);
   if (length > rowNameLength - 1) length = rowNameLength - 1;
   memcpy(end, start, length);
@@ -153,18 +159,13 @@ size_t rk_xlsx_utf8_length(const char *string) {
   return length - continuations;
 }
 
-/// `value` printed as `%d` prints it, into `text` (room for 12 bytes).
+/// `value` as `%d` prints it, into `text` (room for 12 bytes).
 static void writeInteger(char *text, int32_t value) {
   char digits[12];
-  int count = 0;
-  uint32_t magnitude = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
-  do {
-    digits[count++] = (char)('0' + magnitude % 10);
-    magnitude /= 10;
-  } while (magnitude);
-  if (value < 0) digits[count++] = '-';
-  while (count) *text++ = digits[--count];
-  *text = '\0';
+  char *start = decimalText(value, digits + sizeof digits);
+  size_t length = (size_t)(digits + sizeof digits - start);
+  memcpy(text, start, length);
+  text[length] = '\0';
 }
 
 /// LXW_ATTRIBUTE_COPY without strncpy's zero fill: at most LXW_MAX_ATTRIBUTE_LENGTH - 1 bytes.
