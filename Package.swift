@@ -87,7 +87,8 @@ let package = Package(
     // RKImport for its zip directory scanner, which reads the written workbooks back;
     // ZIPFoundation to inflate their entries with a reader of its own; CZipLevel to drive the
     // deflate shim through minizip directly; CXLSXNumbers and CXLSXWriter to see number cells
-    // written by libxlsxwriter itself; CZipChecksum for zlib's CRC-32.
+    // written by libxlsxwriter itself; CXLSXCells to compare its helpers with the library's;
+    // CZipChecksum for zlib's CRC-32.
     .testTarget(
       name: "RKWriteTests",
       dependencies: [

@@ -62,7 +62,7 @@ static char *decimalText(int32_t value, char *end) {
   return start;
 }
 
-void rk_xlsx_cell_name(char *cellName, uint32_t row, uint16_t column) {
+void lxw_rowcol_to_cell(char *cellName, lxw_row_t row, lxw_col_t column) {
   char *end = cellName;
   // lxw_col_to_name: the column plus one in base 26 with digits A–Z, in a uint16_t (65535
   // wraps to 0, which has no letters).
@@ -97,7 +97,7 @@ static inline uint64_t bytesBelowSpace(uint64_t word) {
   return (word - 0x2020202020202020ull) & ~word & 0x8080808080808080ull;
 }
 
-uint8_t rk_xlsx_has_control_characters(const char *string) {
+uint8_t lxw_has_control_characters(const char *string) {
   size_t length = strlen(string);
   size_t at = 0;
   // Eight bytes at a time (loaded with memcpy: no read past the string); a word with a byte
@@ -118,7 +118,7 @@ uint8_t rk_xlsx_has_control_characters(const char *string) {
   return 0;
 }
 
-char *rk_xlsx_escape_data(const char *data) {
+char *lxw_escape_data(const char *data) {
   // Most texts have none of the three characters: one vectorised scan, one copy.
   size_t plain = strcspn(data, "&<>");
   size_t length = plain + strlen(data + plain);
@@ -144,7 +144,7 @@ char *rk_xlsx_escape_data(const char *data) {
   return escaped;
 }
 
-size_t rk_xlsx_utf8_length(const char *string) {
+size_t lxw_utf8_strlen(const char *string) {
   size_t length = strlen(string);
   size_t continuations = 0;
   size_t at = 0;
@@ -209,20 +209,6 @@ static void putTag(FILE *file, const char *tag, struct xml_attribute_list *attri
   fputs_unlocked(close, file);
   funlockfile(file);
 }
-
-// The library's names, with its own declarations (utility.h, xmlwriter.h).
-
-void lxw_rowcol_to_cell(char *cell_name, lxw_row_t row, lxw_col_t col) {
-  rk_xlsx_cell_name(cell_name, row, col);
-}
-
-uint8_t lxw_has_control_characters(const char *string) {
-  return rk_xlsx_has_control_characters(string);
-}
-
-char *lxw_escape_data(const char *data) { return rk_xlsx_escape_data(data); }
-
-size_t lxw_utf8_strlen(const char *str) { return rk_xlsx_utf8_length(str); }
 
 struct xml_attribute *lxw_new_attribute_str(const char *key, const char *value) {
   struct xml_attribute *attribute = malloc(sizeof *attribute);

@@ -1,7 +1,6 @@
-// CXLSXCells replaces three of libxlsxwriter's per-cell helpers. Each is compared here with the
-// library's own definition, found with dlsym in the loaded library (past ours, which come first
-// for everyone else in the process).
-import CXLSXCells
+// CXLSXCells replaces libxlsxwriter's per-cell and per-row helpers under their own names. Each
+// is called here directly (this test binary links ours) and compared with the library's own
+// definition, found with dlsym in the loaded library.
 import CXLSXWriter
 import Foundation
 import XCTest
@@ -9,7 +8,6 @@ import XCTest
 final class XLSXCellHelpersTests: XCTestCase {
   private typealias CellName = @convention(c) (UnsafeMutablePointer<CChar>?, UInt32, UInt16) -> Void
   private typealias Escape = @convention(c) (UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?
-  private typealias Check = @convention(c) (UnsafePointer<CChar>?) -> UInt8
 
   /// The library's own definitions.
   private struct Library {
@@ -67,7 +65,7 @@ final class XLSXCellHelpersTests: XCTestCase {
     var compared = 0
     for row in rows {
       for column in (row < 60 ? columns : [0, 1, 25, 26, 27, 16_383, 65_535]) {
-        let ours = Self.cellName(row, column, rk_xlsx_cell_name)
+        let ours = Self.cellName(row, column, lxw_rowcol_to_cell)
         let expected = Self.cellName(row, column, theirs)
         if ours != expected {
           XCTFail("row \(row), column \(column): \(ours) against the library's \(expected)")
@@ -77,19 +75,19 @@ final class XLSXCellHelpersTests: XCTestCase {
       }
     }
     XCTAssertGreaterThan(compared, 60_000)
-    XCTAssertEqual(Self.cellName(0, 0, rk_xlsx_cell_name), "A1")
-    XCTAssertEqual(Self.cellName(1_048_575, 16_383, rk_xlsx_cell_name), "XFD1048576")
-    XCTAssertEqual(Self.cellName(26, 26, rk_xlsx_cell_name), "AA27")
+    XCTAssertEqual(Self.cellName(0, 0, lxw_rowcol_to_cell), "A1")
+    XCTAssertEqual(Self.cellName(1_048_575, 16_383, lxw_rowcol_to_cell), "XFD1048576")
+    XCTAssertEqual(Self.cellName(26, 26, lxw_rowcol_to_cell), "AA27")
   }
 
   func testEscapeData_SameTextAsTheLibrary() throws {
     let theirs = try Library().symbol("lxw_escape_data", as: Escape.self)
     for text in Self.texts {
-      let ours = try Self.escaped(text, rk_xlsx_escape_data)
+      let ours = try Self.escaped(text, lxw_escape_data)
       XCTAssertEqual(ours, try Self.escaped(text, theirs), text.debugDescription)
     }
     XCTAssertEqual(
-      try Self.escaped("a & <b> \"c\"", rk_xlsx_escape_data), "a &amp; &lt;b&gt; \"c\"")
+      try Self.escaped("a & <b> \"c\"", lxw_escape_data), "a &amp; &lt;b&gt; \"c\"")
   }
 
   /// What the library stores for a string cell: `lxw_escape_control_characters` when
@@ -100,17 +98,17 @@ final class XLSXCellHelpersTests: XCTestCase {
     let escapeControls = try library.symbol("lxw_escape_control_characters", as: Escape.self)
     for text in Self.texts {
       let escaped = try Self.escaped(text, escapeControls)
-      let stored = rk_xlsx_has_control_characters(text) == 1 ? escaped : text
+      let stored = lxw_has_control_characters(text) == 1 ? escaped : text
       XCTAssertEqual(stored, escaped, text.debugDescription)
     }
-    XCTAssertEqual(rk_xlsx_has_control_characters(""), 0)
-    XCTAssertEqual(rk_xlsx_has_control_characters("tab\tand\nnewline, Zürich"), 0)
-    XCTAssertEqual(rk_xlsx_has_control_characters("delete \u{7F}"), 0)
-    XCTAssertEqual(rk_xlsx_has_control_characters("carriage\rreturn"), 1)
-    XCTAssertEqual(rk_xlsx_has_control_characters("unit \u{1F}"), 1)
-    XCTAssertEqual(rk_xlsx_has_control_characters("\u{01}"), 1)
-    XCTAssertEqual(rk_xlsx_has_control_characters("sixteen bytes ok\u{02}"), 1)
-    XCTAssertEqual(rk_xlsx_has_control_characters("\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n"), 0)
+    XCTAssertEqual(lxw_has_control_characters(""), 0)
+    XCTAssertEqual(lxw_has_control_characters("tab\tand\nnewline, Zürich"), 0)
+    XCTAssertEqual(lxw_has_control_characters("delete \u{7F}"), 0)
+    XCTAssertEqual(lxw_has_control_characters("carriage\rreturn"), 1)
+    XCTAssertEqual(lxw_has_control_characters("unit \u{1F}"), 1)
+    XCTAssertEqual(lxw_has_control_characters("\u{01}"), 1)
+    XCTAssertEqual(lxw_has_control_characters("sixteen bytes ok\u{02}"), 1)
+    XCTAssertEqual(lxw_has_control_characters("\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n"), 0)
   }
 
   func testUTF8Length_SameCountAsTheLibrary() throws {
@@ -130,9 +128,9 @@ final class XLSXCellHelpersTests: XCTestCase {
     for bytes in samples {
       let text = bytes.map { CChar(bitPattern: $0) } + [0]
       let expected = text.withUnsafeBufferPointer { theirs($0.baseAddress) }
-      XCTAssertEqual(text.withUnsafeBufferPointer { rk_xlsx_utf8_length($0.baseAddress) }, expected)
+      XCTAssertEqual(text.withUnsafeBufferPointer { lxw_utf8_strlen($0.baseAddress) }, expected)
     }
-    XCTAssertEqual(rk_xlsx_utf8_length("Zürich 東京 🙂"), 11)
+    XCTAssertEqual(lxw_utf8_strlen("Zürich 東京 🙂"), 11)
   }
 
   func testAttributes_SameKeyAndValueAsTheLibrary() throws {
