@@ -51,7 +51,7 @@ let package = Package(
     .target(name: "CZipLevel", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("z")]),
     // The text of the workbook's number cells: the shortest round trip instead of printf's
     // %.16G (one digit short, and slow).
-    .target(name: "CXLSXNumbers"),
+    .target(name: "CXLSXNumbers", dependencies: ["CXLSXCells"]),
     // libxlsxwriter's per-cell and per-row helpers (cell names, string escapes, row tags)
     // without printf and without zeroed buffers many times the size of what they hold.
     .target(name: "CXLSXCells", dependencies: ["CXLSXWriter"]),

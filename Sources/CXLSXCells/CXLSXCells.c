@@ -38,9 +38,7 @@
 // The room snprintf gets for the row (sizeof("$1048576")).
 enum { rowNameLength = LXW_MAX_ROW_NAME_LENGTH };
 
-/// `value` as `%d` prints it, written backwards to end just before `end` (room for 11 bytes
-/// before it), two digits at a time; returns where it starts.
-static char *decimalText(int32_t value, char *end) {
+char *rk_xlsx_decimal_text(int32_t value, char *end) {
   static const char pairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -84,7 +82,7 @@ void lxw_rowcol_to_cell(char *cellName, lxw_row_t row, lxw_col_t column) {
   // snprintf(…, rowNameLength, "%d", ++row): the uint32_t row plus one, printed as an int
   // and cut to the room snprintf has.
   char digits[12];
-  char *start = decimalText((int32_t)(uint32_t)(row + 1), digits + sizeof digits);
+  char *start = rk_xlsx_decimal_text((int32_t)(uint32_t)(row + 1), digits + sizeof digits);
   size_t length = (size_t)(digits + sizeof digits - start);
   if (length > rowNameLength - 1) length = rowNameLength - 1;
   memcpy(end, start, length);
@@ -162,7 +160,7 @@ size_t lxw_utf8_strlen(const char *string) {
 /// `value` as `%d` prints it, into `text` (room for 12 bytes).
 static void writeInteger(char *text, int32_t value) {
   char digits[12];
-  char *start = decimalText(value, digits + sizeof digits);
+  char *start = rk_xlsx_decimal_text(value, digits + sizeof digits);
   size_t length = (size_t)(digits + sizeof digits - start);
   memcpy(text, start, length);
   text[length] = '\0';

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "CXLSXCells.h"
 #include "CXLSXNumbers.h"
 
 // glibc's (stdio.h declares it only under _FORTIFY_SOURCE).
@@ -73,15 +74,9 @@ static int writeCell(FILE *stream, const char *range, enum CellFormat kind, int 
   end = append(end, range, rangeLength);
   if (kind == styledCell) {
     char digits[12];
-    int count = 0;
-    unsigned int magnitude = style < 0 ? 0u - (unsigned int)style : (unsigned int)style;
-    do {
-      digits[count++] = (char)('0' + magnitude % 10);
-      magnitude /= 10;
-    } while (magnitude > 0);
+    char *start = rk_xlsx_decimal_text(style, digits + sizeof digits);
     end = append(end, "\" s=\"", 5);
-    if (style < 0) *end++ = '-';
-    while (count > 0) *end++ = digits[--count];
+    end = append(end, start, (size_t)(digits + sizeof digits - start));
   }
   end = append(end, "\"><v>", 5);
   size_t length = formatter(number, end, 48);

@@ -10,4 +10,11 @@
 // lxw_xml_empty_tag and lxw_xml_end_tag. Call them through the library's headers; a program
 // that links this target gets these definitions.
 
+#include <stdint.h>
+
+/// `value` as printf's `%d` prints it, two digits at a time, written backwards to end just
+/// before `end` (room for 11 bytes before it); returns where it starts. The row numbers and
+/// integer attributes here, and CXLSXNumbers' style indexes, use it.
+char *rk_xlsx_decimal_text(int32_t value, char *end);
+
 #endif
