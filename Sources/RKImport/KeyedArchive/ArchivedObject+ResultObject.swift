@@ -39,11 +39,25 @@ extension ArchivedObject: ResultObject {
   }
 
   func number(_ key: FieldKey) throws(ImportError) -> NumberValue? {
-    try typed(key, "a number") { v throws(ImportError) in try archive.number(v) }
+    if let number = plainNumber(key) { return number }
+    return try typed(key, "a number") { v throws(ImportError) in try archive.number(v) }
   }
 
   func bool(_ key: FieldKey) throws(ImportError) -> Bool? {
-    try typed(key, "a boolean") { v throws(ImportError) in try archive.bool(v) }
+    if let number = plainNumber(key) { return number.double != 0 }
+    return try typed(key, "a boolean") { v throws(ImportError) in try archive.bool(v) }
+  }
+
+  /// The integer or 8-byte real under `key`, stored in place or as an object of `$objects`
+  /// (how NSNumber answers and `questionType` are archived), read from the plist directly; nil
+  /// for anything else, which the general path reads (and reports). No visit is counted for
+  /// plain values on either path.
+  private func plainNumber(_ key: FieldKey) -> NumberValue? {
+    if let ref = inlineRef(forKey: key) { return archive.plist.inlineNumber(ref) }
+    guard let uid = uidValue(forKey: key), uid > 0, uid < archive.objectRefs.count else {
+      return nil
+    }
+    return archive.plist.inlineNumber(archive.objectRefs[uid])
   }
 
   func instant(_ key: FieldKey) throws(ImportError) -> Instant? {
