@@ -282,6 +282,90 @@ final class KeyedArchive {
     return found.time
   }
 
+  /// The inline array under `NS.objects` of archive object `uid` when it is a plain NSArray or
+  /// NSSet met for the first time: a dictionary of exactly `NS.objects` (an inline array) and
+  /// `$class` (the UID of a class record already read, decoding as an array or a set). nil for
+  /// anything else, which the caller reads through `value(uid:depth:)`, reporting what is
+  /// wrong. Step results, task results and choice answers are such arrays: this skips their
+  /// pair storage, class lookup and object record. Counts the one visit `value(uid:depth:)`
+  /// counts for the dictionary; the caller counts the inline array's, as `forEachElement` does.
+  func plainArray(uid: Int, depth: Int) -> PlistObjectHeader? {
+    guard uid > 0, uid < objectRefs.count, objects.entry(uid) == nil,
+      depth <= Self.maximumDepth, visitsLeft.pointee > 1
+    else { return nil }
+    let objectRef = objectRefs[uid]
+    let refSize = plist.refSize
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = plist.objectCount
+    let uidCount = UInt64(objectRefs.count)
+    // Read from the buffer as `plainDateSeconds` reads; the array's header is then decoded
+    // by the checked `header`.
+    let found = plist.bytes.withUnsafeBufferPointer { buffer -> (array: Int, classUID: Int)? in
+      guard let base = buffer.baseAddress else { return nil }
+      func offset(of ref: Int) -> Int? {
+        let offset = Int(
+          BPlistDocument.readBigEndian(base, at: tableStart &+ ref &* offsetSize, offsetSize))
+        return offset >= 8 && offset < tableStart ? offset : nil
+      }
+      // Marker 0xD2: a dictionary of two pairs, whose four references lie before the table.
+      guard let start = offset(of: objectRef), base[start] == 0xD2,
+        4 * refSize < tableStart - start
+      else { return nil }
+      var array: Int?
+      var classUID: Int?
+      for index in 0..<2 {
+        let keyRef = Int(
+          BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
+        let valueRef = Int(
+          BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
+        guard keyRef < objectCount, valueRef < objectCount, let value = offset(of: valueRef),
+          let key = offset(of: keyRef)
+        else { return nil }
+        // The two keys compared in place first, as `plainDateSeconds` does; a match is what
+        // the key cache would say.
+        let word = UInt64(
+          littleEndian: UnsafeRawPointer(base + key).loadUnaligned(as: UInt64.self))
+        let code: UInt8
+        if word == Self.nsObjectsKeyHead, tableStart - key >= 11, base[key + 8] == 0x63,
+          base[key + 9] == 0x74, base[key + 10] == 0x73
+        {
+          code = FieldKey.nsObjects.rawValue
+        } else if word & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord, tableStart - key >= 7 {
+          code = FieldKey.classMarker.rawValue
+        } else {
+          code = keyIDs.code(
+            keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
+        }
+        let marker = base[value]
+        if code == FieldKey.nsObjects.rawValue, array == nil, marker >> 4 == 0xA {
+          array = valueRef
+        } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
+          marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - value
+        {
+          let classRef = BPlistDocument.readBigEndian(base, at: value + 1, Int(marker & 0x0F) + 1)
+          guard classRef > 0, classRef < uidCount else { return nil }
+          classUID = Int(classRef)
+        } else {
+          return nil
+        }
+      }
+      guard let array, let classUID else { return nil }
+      return (array, classUID)
+    }
+    guard let found, let classIndex = classes.index(ofUID: found.classUID),
+      let array = try? plist.header(found.array), array.type == .array
+    else { return nil }
+    let foundation = classes.foundation(classIndex)
+    guard foundation == .array || foundation == .set else { return nil }
+    visitsLeft.pointee -= 1
+    return array
+  }
+
+  /// The key `NS.objects` as stored (marker 0x5A and ten bytes): its first eight bytes as a
+  /// little-endian word; the last three are `cts`.
+  private static let nsObjectsKeyHead: UInt64 = 0x656A_626F_2E53_4E5A
+
   /// The key `NS.time` as stored (marker 0x57 and seven bytes), read as a little-endian word.
   private static let nsTimeKeyWord: UInt64 = 0x656D_6974_2E53_4E57
 
