@@ -9,6 +9,9 @@ import RKTidy
 struct ExportPass {
   /// What a worker thread found for one input.
   struct Found: Sendable {
+    /// The planned input, as the parsing thread had it: rebuilding it from the plan costs the
+    /// item's paths again (and, with --state, the entry's parse).
+    var piece: IncrementalPlan.Work
     /// nil when the input was only touched (same hash) and need not be read; an imported
     /// input's runs are dropped (see `prepared`).
     var outcome: ImportOutcome?
@@ -79,7 +82,7 @@ struct ExportPass {
         let seconds = limit.rounded() == limit ? String(Int(limit)) : String(limit)
         let error = ImportError(
           file: piece.item.displayPath, reason: "took longer than \(seconds) s; given up")
-        return Found(outcome: .failed(.unknown, error), hash: "", prepared: nil)
+        return Found(piece: piece, outcome: .failed(.unknown, error), hash: "", prepared: nil)
       },
       transform: { piece in
         // A plain file is read once: hashed, then imported from the same bytes.
@@ -96,7 +99,9 @@ struct ExportPass {
           hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
         }
         let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
-        if touched && !append { return Found(outcome: nil, hash: hash, prepared: nil) }
+        if touched && !append {
+          return Found(piece: piece, outcome: nil, hash: hash, prepared: nil)
+        }
         var outcome =
           bytes.map { importer.importItem(piece.item, bytes: $0) }
           ?? importer.importItem(piece.item)
@@ -104,16 +109,16 @@ struct ExportPass {
         // in place, and stay (and are freed) here. Freeing a parsing thread's memory on the
         // consuming thread costs malloc arena locks, and the consumer needs only the notes.
         guard let input = outcome.takeRuns() else {
-          return Found(outcome: outcome, hash: hash, prepared: nil)
+          return Found(piece: piece, outcome: outcome, hash: hash, prepared: nil)
         }
         // Runs that only feed wide tables and statistics need no long rows.
         let derived = piece.role == .derivedOnly || touched
         let prepared = preparer.prepare(
           consume input, item: piece.item, for: derived ? .derived : .everything)
-        return Found(outcome: outcome, hash: hash, prepared: prepared)
+        return Found(piece: piece, outcome: outcome, hash: hash, prepared: prepared)
       },
       consume: { index, found in
-        try consume(work[index], found, number: index)
+        try consume(found.piece, found, number: index)
         progress.update(done: index + 1)
       })
     for event in warnings.omitted() { log.log(event) }
