@@ -198,7 +198,8 @@ static void scalar(const Plist *p, Out *out, size_t at) {
     put(out, p->b[at] == 0x09 ? "true" : "false", p->b[at] == 0x09 ? 4 : 5);
   } else if (type == 0xD) {
     size_t time = resolve(p, lookup(p, at, "NS.time"));
-    if (time) { scalar(p, out, time); return; }
+    /* Only a real is followed: a hostile NS.time naming its own dictionary ends here. */
+    if (time && p->b[time] == 0x23) { scalar(p, out, time); return; }
     size_t mantissa = resolve(p, lookup(p, at, "NS.mantissa"));
     if (mantissa && header(p, mantissa, &type, &count, &payload) && type == 4 && count >= 8 &&
         payload + 8 <= p->table) {
