@@ -10,6 +10,15 @@ final class MallocPolicyTests: XCTestCase {
     // A block larger than all free heap space cannot be carved from a heap: glibc maps it or
     // grows a heap. Its own way, having freed a larger block (which raises the threshold to
     // that size, up to 32 MB), it would grow the heap; with the policy it maps it.
+    // The tests before this one may have left much free heap space (more than the 32 MB the
+    // threshold can rise to): taken up first by 64 KB blocks, which always come from a heap.
+    var filler: [UnsafeMutableRawPointer] = []
+    defer { for block in filler { free(block) } }
+    while rk_malloc_free_heap_bytes() > 4 << 20, filler.count < 8192,
+      let block = malloc(64 << 10)
+    {
+      filler.append(block)
+    }
     let size = Int(rk_malloc_free_heap_bytes()) + (1 << 20)
     try XCTSkipIf(size + (4 << 20) >= 32 << 20, "this process's heaps hold \(size >> 20) MB free")
     let larger = try XCTUnwrap(malloc(size + (4 << 20)))
