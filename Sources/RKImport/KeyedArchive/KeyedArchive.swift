@@ -210,76 +210,24 @@ final class KeyedArchive {
   /// objects (two per task, step and result): this skips their pair storage, class lookup and
   /// object record. Counts one visit, as `value(uid:depth:)` does.
   func plainDateSeconds(uid: Int, depth: Int) -> Double? {
-    guard uid > 0, uid < objectRefs.count, objects.entry(uid) == nil,
-      depth <= Self.maximumDepth, visitsLeft.pointee > 1
-    else { return nil }
-    let objectRef = objectRefs[uid]
-    let refSize = plist.refSize
-    let offsetSize = plist.offsetSize
-    let tableStart = plist.offsetTableOffset
-    let objectCount = plist.objectCount
-    let uidCount = UInt64(objectRefs.count)
-    // Read from the buffer as `readPairs` reads (the offset table was checked when the plist
-    // was opened); the checks are `checkedOffset`'s, `inlineUID`'s and `inlineDouble`'s.
-    let found = plist.bytes.withUnsafeBufferPointer { buffer -> (time: Double, classUID: Int)? in
-      guard let base = buffer.baseAddress else { return nil }
-      func offset(of ref: Int) -> Int? {
-        let offset = Int(
-          BPlistDocument.readBigEndian(base, at: tableStart &+ ref &* offsetSize, offsetSize))
-        return offset >= 8 && offset < tableStart ? offset : nil
-      }
-      // Marker 0xD2: a dictionary of two pairs, whose four references lie before the table.
-      guard let start = offset(of: objectRef), base[start] == 0xD2,
-        4 * refSize < tableStart - start
-      else { return nil }
-      var time: Double?
-      var classUID: Int?
-      for index in 0..<2 {
-        let keyRef = Int(
-          BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
-        let valueRef = Int(
-          BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
-        guard keyRef < objectCount, valueRef < objectCount, let value = offset(of: valueRef),
-          let key = offset(of: keyRef)
-        else { return nil }
-        // The two keys compared in place first, marker and text as one word: corelibs-written
-        // archives store every key string anew, so the key cache seldom knows them. A match is
-        // what the cache would say (the same bytes, within the object area).
-        let word = UnsafeRawPointer(base + key).loadUnaligned(as: UInt64.self)
-        let code: UInt8
-        if UInt64(littleEndian: word) == Self.nsTimeKeyWord, tableStart - key >= 8 {
-          code = FieldKey.nsTime.rawValue
-        } else if UInt64(littleEndian: word) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord,
-          tableStart - key >= 7
-        {
-          code = FieldKey.classMarker.rawValue
-        } else {
-          code = keyIDs.code(
-            keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
-        }
-        let marker = base[value]
-        if code == FieldKey.nsTime.rawValue, time == nil, marker == 0x23, tableStart - value > 8 {
+    guard
+      let found = plainPair(
+        uid: uid, depth: depth, key: .nsTime,
+        storedKey: { base, at, available in
+          available >= 8
+            && UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+              == Self.nsTimeKeyWord
+        },
+        read: { base, _, at, available -> Double? in
+          guard base[at] == 0x23, available > 8 else { return nil }
           // One load: `readBigEndian` assembles sizes above 2 byte by byte.
-          let bits = UnsafeRawPointer(base + value + 1).loadUnaligned(as: UInt64.self)
-          time = Double(bitPattern: UInt64(bigEndian: bits))
-        } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
-          marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - value
-        {
-          let classRef = BPlistDocument.readBigEndian(base, at: value + 1, Int(marker & 0x0F) + 1)
-          guard classRef > 0, classRef < uidCount else { return nil }
-          classUID = Int(classRef)
-        } else {
-          return nil
-        }
-      }
-      guard let time, let classUID else { return nil }
-      return (time, classUID)
-    }
-    guard let found, let classIndex = classes.index(ofUID: found.classUID),
-      classes.foundation(classIndex) == .date
+          let bits = UnsafeRawPointer(base + at + 1).loadUnaligned(as: UInt64.self)
+          return Double(bitPattern: UInt64(bigEndian: bits))
+        }),
+      classes.foundation(found.classIndex) == .date
     else { return nil }
     visitsLeft.pointee -= 1
-    return found.time
+    return found.value
   }
 
   /// The inline array under `NS.objects` of archive object `uid` when it is a plain NSArray or
@@ -290,6 +238,41 @@ final class KeyedArchive {
   /// pair storage, class lookup and object record. Counts the one visit `value(uid:depth:)`
   /// counts for the dictionary; the caller counts the inline array's, as `forEachElement` does.
   func plainArray(uid: Int, depth: Int) -> PlistObjectHeader? {
+    guard
+      let found = plainPair(
+        uid: uid, depth: depth, key: .nsObjects,
+        storedKey: { base, at, available in
+          available >= 11
+            && UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+              == Self.nsObjectsKeyHead
+            && base[at + 8] == 0x63 && base[at + 9] == 0x74 && base[at + 10] == 0x73
+        },
+        read: { base, valueRef, at, _ in base[at] >> 4 == 0xA ? valueRef : nil }),
+      // The array's header decoded by the checked reader.
+      let array = try? plist.header(found.value), array.type == .array
+    else { return nil }
+    let foundation = classes.foundation(found.classIndex)
+    guard foundation == .array || foundation == .set else { return nil }
+    visitsLeft.pointee -= 1
+    return array
+  }
+
+  /// What `plainDateSeconds` and `plainArray` share: archive object `uid`, not resolved yet,
+  /// when it is a dictionary of exactly two pairs (marker 0xD2), `$class` (a UID within
+  /// `$objects` naming a class record already read) and `key`, whose value `read` accepts.
+  /// Returns `read`'s result and the class record's index; nil for anything else.
+  ///
+  /// Reads from the buffer as `readPairs` does (the offset table was checked when the plist
+  /// was opened); the checks are `checkedOffset`'s and `inlineUID`'s. The keys are compared in
+  /// place first, marker and text as words (`storedKey` for `key`): corelibs-written archives
+  /// store every key string anew, so the key cache seldom knows them, and a match is what the
+  /// cache would say (the same bytes, within the object area). `read` gets the value's plist
+  /// reference, its offset and the bytes left before the offset table.
+  private func plainPair<Value>(
+    uid: Int, depth: Int, key wanted: FieldKey,
+    storedKey: (_ base: UnsafePointer<UInt8>, _ at: Int, _ available: Int) -> Bool,
+    read: (_ base: UnsafePointer<UInt8>, _ ref: Int, _ at: Int, _ available: Int) -> Value?
+  ) -> (value: Value, classIndex: Int)? {
     guard uid > 0, uid < objectRefs.count, objects.entry(uid) == nil,
       depth <= Self.maximumDepth, visitsLeft.pointee > 1
     else { return nil }
@@ -299,9 +282,7 @@ final class KeyedArchive {
     let tableStart = plist.offsetTableOffset
     let objectCount = plist.objectCount
     let uidCount = UInt64(objectRefs.count)
-    // Read from the buffer as `plainDateSeconds` reads; the array's header is then decoded
-    // by the checked `header`.
-    let found = plist.bytes.withUnsafeBufferPointer { buffer -> (array: Int, classUID: Int)? in
+    let found = plist.bytes.withUnsafeBufferPointer { buffer -> (Value, classUID: Int)? in
       guard let base = buffer.baseAddress else { return nil }
       func offset(of ref: Int) -> Int? {
         let offset = Int(
@@ -312,54 +293,49 @@ final class KeyedArchive {
       guard let start = offset(of: objectRef), base[start] == 0xD2,
         4 * refSize < tableStart - start
       else { return nil }
-      var array: Int?
+      var value: Value?
       var classUID: Int?
       for index in 0..<2 {
         let keyRef = Int(
           BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
         let valueRef = Int(
           BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
-        guard keyRef < objectCount, valueRef < objectCount, let value = offset(of: valueRef),
+        guard keyRef < objectCount, valueRef < objectCount, let valueStart = offset(of: valueRef),
           let key = offset(of: keyRef)
         else { return nil }
-        // The two keys compared in place first, as `plainDateSeconds` does; a match is what
-        // the key cache would say.
+        // Eight bytes are readable at any object: the offset table and trailer follow.
         let word = UInt64(
           littleEndian: UnsafeRawPointer(base + key).loadUnaligned(as: UInt64.self))
         let code: UInt8
-        if word == Self.nsObjectsKeyHead, tableStart - key >= 11, base[key + 8] == 0x63,
-          base[key + 9] == 0x74, base[key + 10] == 0x73
-        {
-          code = FieldKey.nsObjects.rawValue
+        if storedKey(base, key, tableStart - key) {
+          code = wanted.rawValue
         } else if word & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord, tableStart - key >= 7 {
           code = FieldKey.classMarker.rawValue
         } else {
           code = keyIDs.code(
             keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
         }
-        let marker = base[value]
-        if code == FieldKey.nsObjects.rawValue, array == nil, marker >> 4 == 0xA {
-          array = valueRef
-        } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
-          marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - value
+        let marker = base[valueStart]
+        if code == wanted.rawValue, value == nil,
+          let read = read(base, valueRef, valueStart, tableStart - valueStart)
         {
-          let classRef = BPlistDocument.readBigEndian(base, at: value + 1, Int(marker & 0x0F) + 1)
+          value = read
+        } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
+          marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - valueStart
+        {
+          let classRef = BPlistDocument.readBigEndian(
+            base, at: valueStart + 1, Int(marker & 0x0F) + 1)
           guard classRef > 0, classRef < uidCount else { return nil }
           classUID = Int(classRef)
         } else {
           return nil
         }
       }
-      guard let array, let classUID else { return nil }
-      return (array, classUID)
+      guard let value, let classUID else { return nil }
+      return (value, classUID)
     }
-    guard let found, let classIndex = classes.index(ofUID: found.classUID),
-      let array = try? plist.header(found.array), array.type == .array
-    else { return nil }
-    let foundation = classes.foundation(classIndex)
-    guard foundation == .array || foundation == .set else { return nil }
-    visitsLeft.pointee -= 1
-    return array
+    guard let found, let classIndex = classes.index(ofUID: found.classUID) else { return nil }
+    return (found.0, classIndex)
   }
 
   /// The key `NS.objects` as stored (marker 0x5A and ten bytes): its first eight bytes as a
