@@ -5,18 +5,6 @@ import XCTest
 @testable import RKImport
 
 final class ZipFuzzTests: XCTestCase {
-  /// A small deterministic generator (SplitMix64) so failures reproduce.
-  private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   private func mutate(_ bytes: [UInt8], _ random: inout SplitMix) -> [UInt8] {
     var copy = bytes
     for _ in 0..<Int.random(in: 1...8, using: &random) where !copy.isEmpty {
@@ -31,7 +19,7 @@ final class ZipFuzzTests: XCTestCase {
   }
 
   func testFuzz_MutatedZips_NeverCrash() throws {
-    var random = SplitMix(state: 20_170_301)
+    var random = SplitMix(seed: 20_170_301)
     let names = ["zip-bridge-upload.zip", "zip-mixed.zip", "zip-nested.zip"]
     let originals = try names.map { try readFile(fixturesPath + "/" + $0, limit: 1 << 20) }
     var opened = 0
@@ -45,7 +33,7 @@ final class ZipFuzzTests: XCTestCase {
   }
 
   func testFuzz_MutatedJSON_NeverCrash() throws {
-    var random = SplitMix(state: 42)
+    var random = SplitMix(seed: 42)
     let original = try readFile(fixturesPath + "/surveynative/lifestyle.json", limit: 1 << 20)
     for _ in 0..<300 {
       let bytes = mutate(original, &random)
