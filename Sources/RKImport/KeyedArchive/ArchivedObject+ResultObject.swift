@@ -140,10 +140,14 @@ extension ArchivedObject: ResultObject {
   }
 
   func objects(_ key: FieldKey) throws(ImportError) -> [ArchivedObject]? {
+    let value: ArchiveValue
     if let uid = uidValue(forKey: key), let array = archive.plainArray(uid: uid, depth: depth + 1) {
-      return try objects(inPlainArray: array, key: key)
+      // A plain NSArray read in place: its inline array, walked as the NSArray's would be.
+      value = .inline(array)
+    } else {
+      guard let present = try present(key) else { return nil }
+      value = present
     }
-    guard let value = try present(key) else { return nil }
     var objects = [ArchivedObject]()
     // The first element that is not an object: reported once every element is resolved, as
     // resolution errors come first.
@@ -161,31 +165,6 @@ extension ArchivedObject: ResultObject {
     }
     guard isCollection else {
       throw mismatch(key.name, expected: "an array of objects", found: value)
-    }
-    if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
-    return objects
-  }
-
-  /// `objects(_:)` for a plain NSArray found by `KeyedArchive.plainArray`: its inline array's
-  /// elements resolved as `forEachElement` resolves them (one visit for the array at the
-  /// NSArray's depth, the elements one level deeper), with the same errors.
-  private func objects(
-    inPlainArray array: PlistObjectHeader, key: FieldKey
-  ) throws(ImportError) -> [ArchivedObject] {
-    var objects = [ArchivedObject]()
-    var misfit: ArchiveValue?
-    try locate(key.name) { () throws(ImportError) in
-      try archive.spendVisit(at: nil, depth: depth + 1)
-      objects.reserveCapacity(array.count)
-      for index in 0..<array.count {
-        let element = try archive.resolve(
-          ref: try archive.plist.childRef(array, index), depth: depth + 2)
-        if case .object(let object) = element {
-          objects.append(object)
-        } else if misfit == nil {
-          misfit = element
-        }
-      }
     }
     if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
     return objects
