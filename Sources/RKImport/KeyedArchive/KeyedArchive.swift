@@ -214,9 +214,7 @@ final class KeyedArchive {
       let found = plainPair(
         uid: uid, depth: depth, key: .nsTime,
         storedKey: { base, at, available in
-          available >= 8
-            && UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
-              == Self.nsTimeKeyWord
+          available >= 8 && Self.word(base, at) == Self.nsTimeKeyWord
         },
         read: { base, _, at, available -> Double? in
           guard base[at] == 0x23, available > 8 else { return nil }
@@ -242,9 +240,7 @@ final class KeyedArchive {
       let found = plainPair(
         uid: uid, depth: depth, key: .nsObjects,
         storedKey: { base, at, available in
-          available >= 11
-            && UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
-              == Self.nsObjectsKeyHead
+          available >= 11 && Self.word(base, at) == Self.nsObjectsKeyHead
             && base[at + 8] == 0x63 && base[at + 9] == 0x74 && base[at + 10] == 0x73
         },
         read: { base, valueRef, at, _ in base[at] >> 4 == 0xA ? valueRef : nil }),
@@ -303,13 +299,12 @@ final class KeyedArchive {
         guard keyRef < objectCount, valueRef < objectCount, let valueStart = offset(of: valueRef),
           let key = offset(of: keyRef)
         else { return nil }
-        // Eight bytes are readable at any object: the offset table and trailer follow.
-        let word = UInt64(
-          littleEndian: UnsafeRawPointer(base + key).loadUnaligned(as: UInt64.self))
         let code: UInt8
         if storedKey(base, key, tableStart - key) {
           code = wanted.rawValue
-        } else if word & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord, tableStart - key >= 7 {
+        } else if Self.word(base, key) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord,
+          tableStart - key >= 7
+        {
           code = FieldKey.classMarker.rawValue
         } else {
           code = keyIDs.code(
@@ -336,6 +331,14 @@ final class KeyedArchive {
     }
     guard let found, let classIndex = classes.index(ofUID: found.classUID) else { return nil }
     return (found.0, classIndex)
+  }
+
+  /// The eight bytes at `offset` as a little-endian word: a key's marker and first characters,
+  /// compared in one step. Eight bytes are readable at any object: the offset table and the
+  /// trailer follow the objects.
+  @inline(__always)
+  private static func word(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
   }
 
   /// The key `NS.objects` as stored (marker 0x5A and ten bytes): its first eight bytes as a
