@@ -71,25 +71,11 @@ extension BPlistDocument {
     return Self.bigEndian(bytes, at: start + 1, size: size)
   }
 
-  /// Object `ref` as a number when it is an integer of 1, 2, 4 or 8 bytes or an 8-byte real,
-  /// read from its marker without a full header: the same `NumberValue` as `number(_:)`
-  /// gives. nil for anything else (the caller takes the general path).
+  /// Object `ref` as `number(_:)` reads it, when its header decodes; nil for anything else
+  /// (the caller takes the general path, which reports what is wrong).
   func inlineNumber(_ ref: Int) -> NumberValue? {
-    guard let start = checkedOffset(of: ref) else { return nil }
-    let marker = bytes[start]
-    let info = Int(marker & 0x0F)
-    let size = 1 << info
-    guard info <= 3, offsetTableOffset - start > size else { return nil }
-    switch marker >> 4 {
-    case 0x1:
-      let raw = Self.bigEndian(bytes, at: start + 1, size: size)
-      // Eight-byte integers are signed; shorter ones are unsigned, as `integer(_:)` reads.
-      return NumberValue(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
-    case 0x2 where info == 3:
-      return NumberValue(Double(bitPattern: Self.bigEndian(bytes, at: start + 1, size: 8)))
-    default:
-      return nil
-    }
+    guard let header = try? header(ref) else { return nil }
+    return number(header)
   }
 
   /// The value of object `ref` when it is an 8-byte real (how NSDate stores `NS.time`), read
