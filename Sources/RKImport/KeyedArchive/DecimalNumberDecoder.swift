@@ -55,7 +55,6 @@ enum DecimalNumberDecoder {
     var text = [UInt8]()
     text.reserveCapacity(digits.count + abs(exponent) + 3)
     if negative { text.append(UInt8(ascii: "-")) }
-    var hasPoint = false
     if exponent >= 0 {
       text += digits
       text += repeatElement(UInt8(ascii: "0"), count: exponent)
@@ -70,17 +69,13 @@ enum DecimalNumberDecoder {
         text.append(UInt8(ascii: "."))
         text += digits[point...]
       }
-      hasPoint = true
       while text.last == UInt8(ascii: "0") { text.removeLast() }
-      if text.last == UInt8(ascii: ".") {
-        text.removeLast()
-        hasPoint = false
-      }
+      if text.last == UInt8(ascii: ".") { text.removeLast() }
     }
     let string = String(decoding: text, as: UTF8.self)
     return NumberValue(
       text: string, double: nearestDouble(mantissa, exponent, negative) ?? Double(string) ?? .nan,
-      isInteger: !hasPoint && fitsInt64(text))
+      isInteger: !text.contains(UInt8(ascii: ".")) && fitsInt64(text))
   }
 
   /// The decimal digits of `value` (> 0), most significant first.
