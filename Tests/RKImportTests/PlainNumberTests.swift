@@ -1,6 +1,6 @@
-// ArchivedObject.number(_:) and bool(_:) read plain plist integers and 8-byte reals straight
-// from the plist (stored in place or as NSNumber objects in `$objects`): the same values as the
-// general path, which still reads everything else.
+// ArchivedObject.number(_:) and bool(_:) read plain plist numbers straight from the plist
+// (stored in place or as NSNumber objects in `$objects`): the same values as the general path,
+// which still reads everything else.
 import RKModel
 import XCTest
 

@@ -48,10 +48,10 @@ extension ArchivedObject: ResultObject {
     return try typed(key, "a boolean") { v throws(ImportError) in try archive.bool(v) }
   }
 
-  /// The integer or 8-byte real under `key`, stored in place or as an object of `$objects`
-  /// (how NSNumber answers and `questionType` are archived), read from the plist directly; nil
-  /// for anything else, which the general path reads (and reports). No visit is counted for
-  /// plain values on either path.
+  /// The plist number (integer, real or boolean) under `key`, stored in place or as an object
+  /// of `$objects` (how NSNumber answers and `questionType` are archived), read from the plist
+  /// directly; nil for anything else, which the general path reads (and reports). No visit is
+  /// counted for plain values on either path.
   private func plainNumber(_ key: FieldKey) -> NumberValue? {
     if let ref = inlineRef(forKey: key) { return archive.plist.inlineNumber(ref) }
     guard let uid = uidValue(forKey: key), uid > 0, uid < archive.objectRefs.count else {
