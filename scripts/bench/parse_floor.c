@@ -231,6 +231,26 @@ static const char *answer_keys[] = {
   "numericAnswer", "dateComponentsAnswer", "intervalAnswer", "dateAnswer", "componentsAnswer",
   "rungPicked", 0};
 
+/* The inline array under NS.objects of the NSArray object at `at`: where its references start
+ * and how many there are; 0 when it has none. */
+static int ns_objects(const Plist *p, size_t at, size_t *payload, uint64_t *count) {
+  size_t elements = at ? resolve(p, lookup(p, at, "NS.objects")) : 0;
+  unsigned type;
+  if (!elements || !header(p, elements, &type, count, payload) || type != 0xA) return 0;
+  return *count <= (p->table - *payload) / p->ref_size;
+}
+
+/* Element `index` of such an array, resolved. */
+static size_t element(const Plist *p, size_t payload, uint64_t index) {
+  return resolve(p, (int64_t)big(p->b + payload + index * p->ref_size, p->ref_size));
+}
+
+static int is_array(const Plist *p, size_t at) {
+  const uint8_t *name; size_t name_n;
+  return at && p->b[at] >> 4 == 0xD && class_name(p, at, &name, &name_n) &&
+         (named(name, name_n, "NSArray") || named(name, name_n, "NSMutableArray"));
+}
+
 /* One question result: a line per answer value (a line per element of an array answer). */
 static void question(const Plist *p, Out *out, size_t at, const uint8_t *task, size_t task_n,
                      const uint8_t *step, size_t step_n) {
@@ -239,16 +259,12 @@ static void question(const Plist *p, Out *out, size_t at, const uint8_t *task, s
   size_t answer = 0;
   for (const char **key = answer_keys; *key && !answer; key++)
     answer = resolve(p, lookup(p, at, *key));
-  const uint8_t *name; size_t name_n;
-  if (answer && p->b[answer] >> 4 == 0xD && class_name(p, answer, &name, &name_n) &&
-      (named(name, name_n, "NSArray") || named(name, name_n, "NSMutableArray"))) {
-    size_t elements = resolve(p, lookup(p, answer, "NS.objects"));
-    unsigned type; uint64_t count; size_t payload;
-    if (!elements || !header(p, elements, &type, &count, &payload) || type != 0xA) return;
-    if (count > (p->table - payload) / p->ref_size) return;
+  if (is_array(p, answer)) {
+    size_t payload; uint64_t count;
+    if (!ns_objects(p, answer, &payload, &count)) return;
     for (uint64_t i = 0; i < count; i++) {
       line(out, task, task_n, step, step_n, item, item_n);
-      scalar(p, out, resolve(p, (int64_t)big(p->b + payload + i * p->ref_size, p->ref_size)));
+      scalar(p, out, element(p, payload, i));
       put(out, "\n", 1);
       out->lines++;
     }
@@ -260,46 +276,27 @@ static void question(const Plist *p, Out *out, size_t at, const uint8_t *task, s
   out->lines++;
 }
 
-/* The elements of the NSArray under `key` of the object at `at`, each handed to `visit`. */
-typedef void (*Visit)(const Plist *, Out *, size_t, const uint8_t *, size_t, int);
-
-static void each(const Plist *p, Out *out, size_t at, const char *key, Visit visit,
-                 const uint8_t *task, size_t task_n, int depth) {
-  size_t array = resolve(p, lookup(p, at, key));
-  size_t elements = array ? resolve(p, lookup(p, array, "NS.objects")) : 0;
-  unsigned type; uint64_t count; size_t payload;
-  if (!elements || !header(p, elements, &type, &count, &payload) || type != 0xA) return;
-  if (count > (p->table - payload) / p->ref_size) return;
-  for (uint64_t i = 0; i < count; i++)
-    visit(p, out, resolve(p, (int64_t)big(p->b + payload + i * p->ref_size, p->ref_size)), task,
-          task_n, depth + 1);
-}
-
-static void step_result(const Plist *p, Out *out, size_t at, const uint8_t *task, size_t task_n,
-                        int depth) {
-  if (!at || depth > 64) return;
+static void step_result(const Plist *p, Out *out, size_t at, const uint8_t *task, size_t task_n) {
+  if (!at) return;
   const uint8_t *step = (const uint8_t *)""; size_t step_n = 0;
   text(p, resolve(p, lookup(p, at, "identifier")), &step, &step_n);
-  size_t array = resolve(p, lookup(p, at, "results"));
-  size_t elements = array ? resolve(p, lookup(p, array, "NS.objects")) : 0;
-  unsigned type; uint64_t count; size_t payload;
-  if (!elements || !header(p, elements, &type, &count, &payload) || type != 0xA) return;
-  if (count > (p->table - payload) / p->ref_size) return;
+  size_t payload; uint64_t count;
+  if (!ns_objects(p, resolve(p, lookup(p, at, "results")), &payload, &count)) return;
   for (uint64_t i = 0; i < count; i++) {
-    size_t result = resolve(p, (int64_t)big(p->b + payload + i * p->ref_size, p->ref_size));
+    size_t result = element(p, payload, i);
     const uint8_t *name; size_t name_n;
     if (result && class_name(p, result, &name, &name_n) && has_suffix(name, name_n, "QuestionResult"))
       question(p, out, result, task, task_n, step, step_n);
   }
 }
 
-static void task_result(const Plist *p, Out *out, size_t at, const uint8_t *unused, size_t unused_n,
-                        int depth) {
-  (void)unused; (void)unused_n;
-  if (!at || depth > 64) return;
+static void task_result(const Plist *p, Out *out, size_t at) {
+  if (!at) return;
   const uint8_t *task = (const uint8_t *)""; size_t task_n = 0;
   text(p, resolve(p, lookup(p, at, "identifier")), &task, &task_n);
-  each(p, out, at, "results", step_result, task, task_n, depth);
+  size_t payload; uint64_t count;
+  if (!ns_objects(p, resolve(p, lookup(p, at, "results")), &payload, &count)) return;
+  for (uint64_t i = 0; i < count; i++) step_result(p, out, element(p, payload, i), task, task_n);
 }
 
 /* One archive: its root task result, or an array of them. */
@@ -326,14 +323,9 @@ static void archive(const uint8_t *bytes, size_t size, Out *out) {
   const uint8_t *name; size_t name_n;
   if (!root || !class_name(&p, root, &name, &name_n)) return;
   if (has_suffix(name, name_n, "TaskResult")) {
-    task_result(&p, out, root, 0, 0, 0);
-  } else if (named(name, name_n, "NSArray") || named(name, name_n, "NSMutableArray")) {
-    size_t elements = resolve(&p, lookup(&p, root, "NS.objects"));
-    if (!elements || !header(&p, elements, &type, &count, &payload) || type != 0xA) return;
-    if (count > (p.table - payload) / p.ref_size) return;
-    for (uint64_t i = 0; i < count; i++)
-      task_result(&p, out, resolve(&p, (int64_t)big(p.b + payload + i * p.ref_size, p.ref_size)),
-                  0, 0, 1);
+    task_result(&p, out, root);
+  } else if (is_array(&p, root) && ns_objects(&p, root, &payload, &count)) {
+    for (uint64_t i = 0; i < count; i++) task_result(&p, out, element(&p, payload, i));
   }
 }
 
