@@ -75,15 +75,19 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // What several test targets share: the seeded generator of their randomized tests.
+    .target(name: "RKTestSupport", path: "Tests/RKTestSupport"),
     // ZIPFoundation to compare the zip reader's own reading of entry names and types with it.
     .testTarget(
       name: "RKImportTests",
       dependencies: [
-        "RKImport", "RKModel", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        "RKImport", "RKModel", "RKTestSupport",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ],
       exclude: ["Fixtures"]
     ),
-    .testTarget(name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable"]),
+    .testTarget(
+      name: "RKTidyTests", dependencies: ["RKTidy", "RKModel", "RKTable", "RKTestSupport"]),
     // RKImport for its zip directory scanner, which reads the written workbooks back;
     // ZIPFoundation to inflate their entries with a reader of its own; CZipLevel to drive the
     // deflate shim through minizip directly; CXLSXNumbers and CXLSXWriter to see number cells
@@ -97,7 +101,8 @@ let package = Package(
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]),
     .testTarget(
-      name: "RKPipelineTests", dependencies: ["RKPipeline", "RKModel", "RKTable", "CMapGuard"]),
+      name: "RKPipelineTests",
+      dependencies: ["RKPipeline", "RKModel", "RKTable", "CMapGuard", "RKTestSupport"]),
     .testTarget(
       name: "RKExportTests", dependencies: ["rkexport", "CMallocPolicy"], exclude: ["Fixtures"]),
   ],

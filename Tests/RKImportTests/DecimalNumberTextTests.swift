@@ -3,6 +3,7 @@
 // isInteger, over a grid of mantissas (Double's exact limit, UInt64's, 38 digits) and every
 // exponent NSDecimal allows.
 import RKModel
+import RKTestSupport
 import XCTest
 
 @testable import RKImport

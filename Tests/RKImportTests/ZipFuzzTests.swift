@@ -1,5 +1,6 @@
 // Hostile bytes never crash the readers: seeded mutations of the zip and JSON fixtures.
 import Foundation
+import RKTestSupport
 import XCTest
 
 @testable import RKImport

@@ -2,6 +2,7 @@
 // stay in memory or went to sorted segments on disk (and were merged).
 import Foundation
 import RKModel
+import RKTestSupport
 import XCTest
 
 @testable import RKPipeline
@@ -82,18 +83,5 @@ final class RunUUIDIndexTests: XCTestCase {
         "P2/b.archive: task run 12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6 was already exported "
           + "from P1/a.archive#2; both are kept"
       ])
-  }
-}
-
-/// A small deterministic generator of 64-bit values (splitmix64).
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 }

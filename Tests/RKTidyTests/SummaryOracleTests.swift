@@ -1,6 +1,7 @@
 // Oracle: random task runs → our statistics vs numpy and plain Python computed from the raw data.
 import Foundation
 import RKModel
+import RKTestSupport
 import RKTidy
 import XCTest
 
@@ -8,7 +9,7 @@ final class SummaryOracleTests: XCTestCase {
   /// Quantiles, min and max must equal numpy.percentile bit for bit; mean and sd must equal the
   /// documented math.fsum formulas bit for bit and numpy's mean/std(ddof=1) within 1e-12.
   func testSummaryOracle_RandomRuns_MatchNumpy() throws {
-    var random = SplitMix64(seed: 20_240_516)
+    var random = SplitMix(seed: 20_240_516)
     var raw = "question,run,status,value\n"
     var runs: [TaskRun] = []
     for runIndex in 0..<300 {
@@ -63,7 +64,7 @@ final class SummaryOracleTests: XCTestCase {
   /// Type-7 quantiles of random samples (sizes 1…25, arbitrary doubles) at the percentiles we
   /// use, bit for bit against numpy.percentile, which divides the percent by 100 as we do here.
   func testQuantileOracle_RandomSamples_MatchNumpyPercentile() throws {
-    var random = SplitMix64(seed: 7)
+    var random = SplitMix(seed: 7)
     var lines = "sample,percent,value,ours\n"
     for sample in 0..<400 {
       let size = Int(random.next() % 25) + 1
@@ -80,7 +81,7 @@ final class SummaryOracleTests: XCTestCase {
   }
 
   /// Values with ties, negatives, decimals and a wide range, different per question.
-  private static func value(question: Int, random: inout SplitMix64) -> Double {
+  private static func value(question: Int, random: inout SplitMix) -> Double {
     let draw = Double(random.next() % 1_000_000) / 1_000_000
     switch question {
     case 0: return Double(random.next() % 5) + 1  // Likert 1…5: many ties
@@ -186,17 +187,4 @@ final class SummaryOracleTests: XCTestCase {
     print(f"checked {checked} statistics")
     sys.exit(1 if problems else 0)
     """
-}
-
-/// A small seeded generator (SplitMix64) so the random runs are the same on every machine.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }
