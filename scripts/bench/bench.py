@@ -88,6 +88,15 @@ def corpus_size(folder):
     return files, total
 
 
+def generated_corpus(work, count):
+    """The benchmark corpus of `count` archives in `work`, generated the first time."""
+    corpus = os.path.join(work, f"corpus-{count}")
+    if not os.path.isdir(corpus):
+        subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
+                        "--count", str(count)], check=True)
+    return corpus
+
+
 def zipped_corpus(corpus, work, count, per_zip=100):
     """The corpus's archives packed `per_zip` to a deflated zip, in path order (made once)."""
     target = os.path.join(work, f"corpus-{count}-zips{per_zip}")
@@ -179,11 +188,7 @@ def main():
     # Per corpus size, with --state: (name, seconds, peak MB) for the first and the next run.
     state_scaling = []
     for count in counts:
-        corpus = os.path.join(args.work, f"corpus-{count}")
-        if not os.path.isdir(corpus):
-            subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
-                            "--count", str(count)], check=True)
-        corpus = os.path.realpath(corpus)  # io_floor does not follow a symlinked root
+        corpus = os.path.realpath(generated_corpus(args.work, count))  # io_floor does not follow a symlinked root
         files, size = corpus_size(corpus)
         timed([floor, corpus])  # warm the page cache
         out = os.path.join(args.work, "out")

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench import ROOT, generated_corpus
 
 # Phases by the function that runs each of them once per archive or once per export
 # (demangled, simplified names); what no phase covers is the rest of start-up (the runtime's
@@ -37,10 +37,7 @@ PHASES = [
 
 def slice_of_corpus(work, folders):
     """The first `folders` participant folders of the 10,000-archive corpus, copied once."""
-    corpus = os.path.join(work, "corpus-10000")
-    if not os.path.isdir(corpus):
-        subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
-                        "--count", "10000"], check=True)
+    corpus = generated_corpus(work, 10000)
     target = os.path.join(work, f"slice-{folders}")
     if not os.path.isdir(target):
         staging = target + ".partial"
