@@ -1,5 +1,6 @@
 // The binary plist reader: every object type, and hostile files that must fail cleanly.
 import RKModel
+import RKTestSupport
 import XCTest
 
 @testable import RKImport
@@ -127,6 +128,39 @@ final class BPlistDocumentTests: XCTestCase {
   private var validArchive: [UInt8] {
     let builder = ArchiveBuilder()
     return builder.bytes(root: builder.array([builder.string("a")]))
+  }
+
+  /// References, offsets and integers are read with one eight-byte load (the trailer follows
+  /// them all): every size at every offset, up to the buffer's last eight bytes, reads what
+  /// assembling the bytes one by one reads.
+  func testBigEndianReads_EverySizeAndOffset_MatchBytewiseReading() {
+    var random = SplitMix(seed: 0xB16_E11D)
+    let bytes = (0..<64).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    bytes.withUnsafeBufferPointer { buffer in
+      for size in 1...8 {
+        for offset in 0...(bytes.count - 8) {
+          let expected = bytes[offset..<(offset + size)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+          XCTAssertEqual(
+            BPlistDocument.readBigEndian(buffer.baseAddress!, at: offset, size), expected,
+            "size \(size) at \(offset)")
+          XCTAssertEqual(
+            BPlistDocument.bigEndian(bytes, at: offset, size: size), expected,
+            "size \(size) at \(offset)")
+        }
+      }
+    }
+  }
+
+  /// A UID marker may claim up to 16 bytes (0x8F): its last eight are the value, read without
+  /// a trap (the one-load read takes at most eight).
+  func testSixteenByteUID_ReadsItsLastEightBytes() throws {
+    let payload: [UInt8] = [0xFF, 0xEE, 0xDD, 0xCC, 0xBB, 0xAA, 0x99, 0x88] + (1...8).map { $0 }
+    var bytes = Array("bplist00".utf8) + [0x8F] + payload
+    bytes += [8] + [0, 0, 0, 0, 0, 0, 1, 1] + be(1) + be(0) + be(25)
+    let document = try BPlistDocument(bytes: bytes)
+    let header = try document.header(0)
+    XCTAssertEqual(header.type, .uid)
+    XCTAssertEqual(document.uid(header), 0x0102_0304_0506_0708)
   }
 
   func testTruncated_EveryPrefix_FailsWithoutCrash() {

@@ -54,9 +54,12 @@ extension BPlistDocument {
     Double(bitPattern: Self.bigEndian(bytes, at: header.payloadOffset, size: 8))
   }
 
-  /// A UID object's value.
+  /// A UID object's value. The marker may claim up to 16 bytes: a longer value keeps its last
+  /// eight.
   func uid(_ header: PlistObjectHeader) -> UInt64 {
-    Self.bigEndian(bytes, at: header.payloadOffset, size: Int(header.info) + 1)
+    let size = Int(header.info) + 1
+    guard size > 8 else { return Self.bigEndian(bytes, at: header.payloadOffset, size: size) }
+    return Self.bigEndian(bytes, at: header.payloadOffset + size - 8, size: 8)
   }
 
   /// The value of object `ref` when it is a UID of at most four bytes, read from its marker

@@ -85,18 +85,16 @@ struct BPlistDocument: Sendable {
     offsetTableOffset = Int(table)
   }
 
-  /// The unsigned big-endian integer of `size` bytes at `offset` (the caller checked bounds).
+  /// The unsigned big-endian integer of `size` (1…8) bytes at `offset` (the caller checked
+  /// bounds): one load, as `readBigEndian` reads (eight bytes are readable wherever such a
+  /// value starts: before the trailer, or the trailer's last eight). A read outside `bytes`
+  /// traps, as an out-of-range subscript would.
   @inline(__always)
   static func bigEndian(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
-    // Reference and offset sizes are almost always 1 or 2 bytes: read those directly.
-    switch size {
-    case 1: return UInt64(bytes[offset])
-    case 2: return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1])
-    default: break
+    bytes.withUnsafeBufferPointer { buffer in
+      precondition(offset >= 0 && offset <= buffer.count - 8, "plist read out of range")
+      return readBigEndian(buffer.baseAddress.unsafelyUnwrapped, at: offset, size)
     }
-    var value: UInt64 = 0
-    for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
-    return value
   }
 
   /// The byte offset of object `ref`, checked to lie between the header and the offset table.
