@@ -149,6 +149,30 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     }
   }
 
+  func testPlainDate_EitherKeyOrder_ReadInPlace_RepeatedKeysNot() throws {
+    // The two pairs in either order are a plain date; a key twice (and no `$class`, or no
+    // `NS.time`) is not, and the general path reads it.
+    let builder = ArchiveBuilder()
+    let first = builder.date(1)
+    func date(_ keys: [String], _ values: [PlistObject]) -> UInt64 {
+      let keyRefs = keys.map { builder.add(.string($0)) }
+      let valueRefs = values.map { builder.add($0) }
+      return builder.inline(.dictionary(keys: keyRefs, values: valueRefs))
+    }
+    let classUID = PlistObject.uid(first + 1)
+    let timeFirst = date(["NS.time", "$class"], [.real(2), classUID])
+    let classFirst = date(["$class", "NS.time"], [classUID, .real(3)])
+    let twoTimes = date(["NS.time", "NS.time"], [.real(4), .real(5)])
+    let twoClasses = date(["$class", "$class"], [classUID, classUID])
+    let root = builder.object("ORKTaskResult", classes: resultChain, [("startDate", .uid(first))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: root))
+    _ = try archive.value(uid: first, depth: 1)
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(timeFirst), depth: 1), 2)
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(classFirst), depth: 1), 3)
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(twoTimes), depth: 1))
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(twoClasses), depth: 1))
+  }
+
   func testPlainString_EveryLengthEncoding_SameTextAsTheGeneralPath() throws {
     let builder = ArchiveBuilder()
     // Lengths in the marker, in a one-byte and a two-byte integer, in a four-byte one (the

@@ -289,48 +289,57 @@ final class KeyedArchive {
       guard let start = offset(of: objectRef), base[start] == 0xD2,
         4 * refSize < tableStart - start
       else { return nil }
-      var value: Value?
-      var classUID: Int?
-      for index in 0..<2 {
-        let keyRef = Int(
-          BPlistDocument.readBigEndian(base, at: start + 1 + index * refSize, refSize))
-        let valueRef = Int(
-          BPlistDocument.readBigEndian(base, at: start + 1 + (2 + index) * refSize, refSize))
-        guard keyRef < objectCount, valueRef < objectCount, let valueStart = offset(of: valueRef),
-          let key = offset(of: keyRef)
-        else { return nil }
-        let code: UInt8
-        if storedKey(base, key, tableStart - key) {
-          code = wanted.rawValue
-        } else if Self.word(base, key) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord,
-          tableStart - key >= 7
-        {
-          code = FieldKey.classMarker.rawValue
-        } else {
-          code = keyIDs.code(
-            keyRef, at: base, count: buffer.count, in: plist, matching: FieldKeyMatcher.table)
-        }
-        let marker = base[valueStart]
-        if code == wanted.rawValue, value == nil,
-          let read = read(base, valueRef, valueStart, tableStart - valueStart)
-        {
-          value = read
-        } else if code == FieldKey.classMarker.rawValue, classUID == nil, marker >> 4 == 0x8,
-          marker & 0x0F < 4, Int(marker & 0x0F) + 1 < tableStart - valueStart
-        {
-          let classRef = BPlistDocument.readBigEndian(
-            base, at: valueStart + 1, Int(marker & 0x0F) + 1)
-          guard classRef > 0, classRef < uidCount else { return nil }
-          classUID = Int(classRef)
-        } else {
-          return nil
-        }
+      func reference(_ index: Int) -> Int {
+        Int(BPlistDocument.readBigEndian(base, at: start &+ 1 &+ index &* refSize, refSize))
       }
-      guard let value, let classUID else { return nil }
-      return (value, classUID)
+      let keyRefs = (reference(0), reference(1))
+      let valueRefs = (reference(2), reference(3))
+      guard keyRefs.0 < objectCount, keyRefs.1 < objectCount, valueRefs.0 < objectCount,
+        valueRefs.1 < objectCount, let key0 = offset(of: keyRefs.0),
+        let key1 = offset(of: keyRefs.1), let value0 = offset(of: valueRefs.0),
+        let value1 = offset(of: valueRefs.1)
+      else { return nil }
+      // Each key's code: compared in place first (see above), then as `$class`, then by the
+      // key cache. The key and `$class`, in either order, make a plain object.
+      func code(_ key: Int, _ keyRef: Int) -> UInt8 {
+        if storedKey(base, key, tableStart - key) { return wanted.rawValue }
+        if tableStart - key >= 7,
+          Self.word(base, key) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord
+        {
+          return FieldKey.classMarker.rawValue
+        }
+        return otherKeyCode(keyRef, at: base, count: buffer.count)
+      }
+      let wantedFirst: Bool
+      switch (code(key0, keyRefs.0), code(key1, keyRefs.1)) {
+      case (wanted.rawValue, FieldKey.classMarker.rawValue): wantedFirst = true
+      case (FieldKey.classMarker.rawValue, wanted.rawValue): wantedFirst = false
+      default: return nil
+      }
+      let valueRef = wantedFirst ? valueRefs.0 : valueRefs.1
+      let valueStart = wantedFirst ? value0 : value1
+      let classStart = wantedFirst ? value1 : value0
+      guard let value = read(base, valueRef, valueStart, tableStart - valueStart) else {
+        return nil
+      }
+      // The class: a UID of at most four bytes, within `$objects`.
+      let marker = base[classStart]
+      let size = Int(marker & 0x0F) + 1
+      guard marker >> 4 == 0x8, size <= 4, size < tableStart - classStart else { return nil }
+      let classRef = BPlistDocument.readBigEndian(base, at: classStart + 1, size)
+      guard classRef > 0, classRef < uidCount else { return nil }
+      return (value, Int(classRef))
     }
     guard let found, let classIndex = classes.index(ofUID: found.classUID) else { return nil }
     return (found.0, classIndex)
+  }
+
+  /// The key cache's code for a key of a two-pair object that is stored neither as the wanted
+  /// key nor as `$class` (rare: the object then mostly takes the general path). Out of line:
+  /// inlined, its matching made the plain readers spill their state on every call.
+  @inline(never)
+  private func otherKeyCode(_ keyRef: Int, at base: UnsafePointer<UInt8>, count: Int) -> UInt8 {
+    keyIDs.code(keyRef, at: base, count: count, in: plist, matching: FieldKeyMatcher.table)
   }
 
   /// The eight bytes at `offset` as a little-endian word: a key's marker and first characters,
