@@ -34,6 +34,10 @@ public struct StatisticsCollector: Sendable {
   /// Per task (`recentRunIndexes`), where the questions and steps of its last run were found.
   var recentRuns: [RecentRun] = []
   var recentRunIndexes: [String: Int] = [:]
+  /// The latest (greatest) `RunOrder` added so far. Runs mostly arrive in that order, and a
+  /// run after every other cannot be any question's earliest, so `add` then skips comparing
+  /// it with each question's (two string comparisons per result).
+  var latestOrder: RunOrder?
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -65,6 +69,8 @@ public struct StatisticsCollector: Sendable {
   /// Adds one task run, read beforehand (possibly on another thread).
   public mutating func add(_ run: StatisticsContribution) {
     let order = run.order
+    let isLatest = latestOrder.map { $0 < order } ?? true
+    if isLatest { latestOrder = order }
     if tasks[run.taskIdentifier] == nil {
       tasks[run.taskIdentifier] = TaskAccumulator(durations: spool.makeVariable())
     }
@@ -85,7 +91,7 @@ public struct StatisticsCollector: Sendable {
           questions[index].key, order: order, position: questions[index].seen.position)
         recent.note(slot, key: questions[index].key, at: index)
       }
-      accumulators[slot].merge(questions[index].seen, from: order)
+      accumulators[slot].merge(questions[index].seen, from: order, isLatest: isLatest)
     }
     // `recent.slots[i]` now holds the slot of `questions[i]`.
     for entry in run.values {
@@ -299,9 +305,11 @@ struct QuestionAccumulator: Sendable {
     self.answerDurations = answerDurations
   }
 
-  /// Counts one run's presence, status and chosen options.
-  mutating func merge(_ seen: RunQuestion, from run: RunOrder) {
-    if (run, seen.position) < (order, position) {
+  /// Counts one run's presence, status and chosen options. `isLatest`: the run comes after
+  /// every run counted before, so it is not the question's earliest (a question new in this
+  /// run was made with this run's order and the position it first has).
+  mutating func merge(_ seen: RunQuestion, from run: RunOrder, isLatest: Bool) {
+    if !isLatest, (run, seen.position) < (order, position) {
       order = run
       position = seen.position
     }
