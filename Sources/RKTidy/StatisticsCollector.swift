@@ -31,9 +31,9 @@ public struct StatisticsCollector: Sendable {
   var questionSlots: [StatisticsKey: Int] = [:]
   var questionKeys: [StatisticsKey] = []
   var accumulators: [QuestionAccumulator] = []
-  /// Per task (`recentRunIndexes`), where the questions and steps of its last run were found.
+  /// Per task (`TaskAccumulator.recentRun`), where the questions and steps of its last run
+  /// were found.
   var recentRuns: [RecentRun] = []
-  var recentRunIndexes: [String: Int] = [:]
   /// The latest (greatest) `RunOrder` added so far. Runs mostly arrive in that order, and a
   /// run after every other cannot be any question's earliest, so `add` then skips comparing
   /// it with each question's (two string comparisons per result).
@@ -71,11 +71,15 @@ public struct StatisticsCollector: Sendable {
     let order = run.order
     let isLatest = latestOrder.map { $0 < order } ?? true
     if isLatest { latestOrder = order }
-    if tasks[run.taskIdentifier] == nil {
-      tasks[run.taskIdentifier] = TaskAccumulator(durations: spool.makeVariable())
-    }
-    tasks[run.taskIdentifier]?.count(run, spool: spool)
-    let recentIndex = recentRunIndex(of: run.taskIdentifier)
+    // One lookup of the task: its accumulator is made (with its spool variable and the next
+    // entry of `recentRuns`) only for a new task.
+    let spool = self.spool
+    let nextRecentRun = recentRuns.count
+    let recentIndex = tasks[
+      run.taskIdentifier,
+      default: TaskAccumulator(durations: spool.makeVariable(), recentRun: nextRecentRun)
+    ].count(run, spool: spool)
+    if recentIndex == recentRuns.count { recentRuns.append(RecentRun()) }
     // Taken out (and put back below) so that appending to its arrays copies nothing.
     var recent = RecentRun()
     swap(&recent, &recentRuns[recentIndex])
@@ -102,14 +106,6 @@ public struct StatisticsCollector: Sendable {
         entry.value, to: accumulators[recent.slots[entry.question].slot].answerDurations)
     }
     swap(&recent, &recentRuns[recentIndex])
-  }
-
-  /// The index in `recentRuns` of a task's entry, added if new.
-  private mutating func recentRunIndex(of taskIdentifier: String) -> Int {
-    if let index = recentRunIndexes[taskIdentifier] { return index }
-    recentRuns.append(RecentRun())
-    recentRunIndexes[taskIdentifier] = recentRuns.count - 1
-    return recentRuns.count - 1
   }
 
   /// Appends the run's step durations, finding each step's spool variable through `recent`
@@ -231,14 +227,21 @@ struct TaskAccumulator: Sendable {
   var participants: Set<String> = []
   /// The spool variable of the run durations.
   var durations: Int
+  /// The task's entry in `StatisticsCollector.recentRuns`.
+  let recentRun: Int
 
-  init(durations: Int) { self.durations = durations }
+  init(durations: Int, recentRun: Int) {
+    self.durations = durations
+    self.recentRun = recentRun
+  }
 
-  /// Counts one run of the task: the run, its participant and its (finite) duration.
-  mutating func count(_ run: StatisticsContribution, spool: ValueSpool) {
+  /// Counts one run of the task: the run, its participant and its (finite) duration. Returns
+  /// `recentRun`, so that the collector looks the task up once per run.
+  mutating func count(_ run: StatisticsContribution, spool: ValueSpool) -> Int {
     runCount += 1
     if !run.participantID.isEmpty { participants.insert(run.participantID) }
     if let duration = run.durationSeconds { spool.append(duration, to: durations) }
+    return recentRun
   }
 }
 
