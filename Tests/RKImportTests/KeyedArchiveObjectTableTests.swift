@@ -335,6 +335,39 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(run.runUUID, "001FA0FF-1234-5678-9ABC-DEF00AB00110")
   }
 
+  func testPlainUUID_SameTextAsTheGeneralPath_OnlyForItsExactShape() throws {
+    let builder = ArchiveBuilder()
+    let bytes: [UInt8] = (0..<16).map { UInt8($0 * 17) }
+    let first = builder.object("NSUUID", [("NS.uuidbytes", .data(bytes))])
+    let second = builder.object("NSUUID", [("NS.uuidbytes", .data(bytes.reversed()))])
+    let lookAlikes = ["NS.uuidbytez", "NS.uuidbyte", "NS.uuidbytess", "MS.uuidbytes"].map {
+      builder.object("NSUUID", [($0, .data(bytes))])
+    }
+    let short = builder.object("NSUUID", [("NS.uuidbytes", .data(Array(bytes.prefix(15))))])
+    let notData = builder.object("NSUUID", [("NS.uuidbytes", .string("0123456789abcdef"))])
+    let fakes = (0..<2).map { _ in
+      builder.object("ORKFake", classes: ["ORKFake", "NSObject"], [("NS.uuidbytes", .data(bytes))])
+    }
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("taskRunUUID", .uid(first))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    // The class record is not read yet: the general path reads the first UUID.
+    XCTAssertNil(archive.plainUUID(uid: Int(second), depth: 1))
+    let general = try archive.uuid(archive.value(uid: first, depth: 1))
+    XCTAssertEqual(general, "00112233-4455-6677-8899-AABBCCDDEEFF")
+    XCTAssertNil(archive.plainUUID(uid: Int(first), depth: 1), "resolved already")
+    for uid in lookAlikes + [short, notData] {
+      XCTAssertNil(archive.plainUUID(uid: Int(uid), depth: 1), "object \(uid)")
+    }
+    _ = try archive.value(uid: fakes[0], depth: 1)
+    XCTAssertNil(archive.plainUUID(uid: Int(fakes[1]), depth: 1), "not an NSUUID class")
+    XCTAssertEqual(
+      archive.plainUUID(uid: Int(second), depth: 1), "FFEEDDCC-BBAA-9988-7766-554433221100")
+    // Read again, the same object takes the general path, with the same text.
+    XCTAssertEqual(
+      try archive.uuid(archive.value(uid: second, depth: 1)), "FFEEDDCC-BBAA-9988-7766-554433221100"
+    )
+  }
+
   func testClassSignature_EqualBytes_HashEqually() {
     let left = ClassSignature(bytes: Array("ORKTaskResult ORKResult NSObject".utf8))
     let right = ClassSignature(bytes: Array("ORKTaskResult ORKResult NSObject".utf8))

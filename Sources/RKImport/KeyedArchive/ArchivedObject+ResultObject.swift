@@ -70,7 +70,10 @@ extension ArchivedObject: ResultObject {
   }
 
   func uuidString(_ key: FieldKey) throws(ImportError) -> String? {
-    try typed(key, "a UUID") { v throws(ImportError) in try archive.uuid(v) }
+    if let uid = uidValue(forKey: key), let text = archive.plainUUID(uid: uid, depth: depth + 1) {
+      return text
+    }
+    return try typed(key, "a UUID") { v throws(ImportError) in try archive.uuid(v) }
   }
 
   func timeZone(_ key: FieldKey) throws(ImportError) -> TimeZoneInfo? {

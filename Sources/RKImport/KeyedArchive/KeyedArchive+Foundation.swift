@@ -71,9 +71,13 @@ extension KeyedArchive {
     else {
       throw ImportError(location: "\(object.location) NS.uuidbytes", reason: "expected 16 bytes")
     }
-    // 36 characters written in place: no byte arrays per UUID (one per task run).
-    let start = header.payloadOffset
-    return String(unsafeUninitializedCapacity: 36) { text in
+    return uuidText(at: header.payloadOffset)
+  }
+
+  /// The 16 bytes at `start` as upper-case hyphenated UUID text, 36 characters written in
+  /// place: no byte arrays per UUID (one per task run).
+  func uuidText(at start: Int) -> String {
+    String(unsafeUninitializedCapacity: 36) { text in
       var written = 0
       for index in 0..<16 {
         if index == 4 || index == 6 || index == 8 || index == 10 {

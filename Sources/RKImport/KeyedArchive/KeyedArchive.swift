@@ -228,6 +228,29 @@ final class KeyedArchive {
     return found.value
   }
 
+  /// The text of archive object `uid` when it is a plain NSUUID met for the first time: a
+  /// dictionary of exactly `NS.uuidbytes` (16 bytes of data) and `$class` (the UID of a class
+  /// record already read, decoding as NSUUID), as `uuid(_:)` writes it. nil for anything
+  /// else, which the caller reads through `value(uid:depth:)`, reporting what is wrong. Every
+  /// task run has one: this skips its pair storage, class lookup and object record. Counts
+  /// one visit, as `value(uid:depth:)` does.
+  func plainUUID(uid: Int, depth: Int) -> String? {
+    guard
+      let found = plainPair(
+        uid: uid, depth: depth, key: .nsUUIDBytes,
+        storedKey: { base, at, available in
+          available >= 13 && Self.word(base, at) == Self.nsUUIDBytesKeyHead
+            && Self.word(base, at + 5) == Self.nsUUIDBytesKeyTail
+        },
+        read: { base, valueRef, at, _ in base[at] >> 4 == 0x4 ? valueRef : nil }),
+      // The data's header decoded by the checked reader.
+      let data = try? plist.header(found.value), data.type == .data, data.count == 16,
+      classes.foundation(found.classIndex) == .uuid
+    else { return nil }
+    visitsLeft.pointee -= 1
+    return uuidText(at: data.payloadOffset)
+  }
+
   /// The inline array under `NS.objects` of archive object `uid` when it is a plain NSArray or
   /// NSSet met for the first time: a dictionary of exactly `NS.objects` (an inline array) and
   /// `$class` (the UID of a class record already read, decoding as an array or a set). nil for
@@ -353,6 +376,11 @@ final class KeyedArchive {
   /// The key `NS.objects` as stored (marker 0x5A and ten bytes): its first eight bytes as a
   /// little-endian word; the last three are `cts`.
   private static let nsObjectsKeyHead: UInt64 = 0x656A_626F_2E53_4E5A
+
+  /// The key `NS.uuidbytes` as stored (marker 0x5C and twelve bytes): its first eight bytes,
+  /// and its last eight (`uidbytes`), as little-endian words.
+  private static let nsUUIDBytesKeyHead: UInt64 = 0x6469_7575_2E53_4E5C
+  private static let nsUUIDBytesKeyTail: UInt64 = 0x7365_7479_6264_6975
 
   /// The key `NS.time` as stored (marker 0x57 and seven bytes), read as a little-endian word.
   private static let nsTimeKeyWord: UInt64 = 0x656D_6974_2E53_4E57
