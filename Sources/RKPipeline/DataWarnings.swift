@@ -196,10 +196,14 @@ struct CheckedRun: Sendable {
     let fromBytes: Int32? = source.withUTF8 { sourceBytes in
       file.withUTF8 { fileBytes -> Int32? in
         let prefix = fileBytes.count
-        guard sourceBytes.count > prefix + 1, sourceBytes[prefix] == UInt8(ascii: "#"),
-          !fileBytes.contains(where: { $0 >= 0x80 || $0 == 0x0D }),
-          sourceBytes.prefix(prefix).elementsEqual(fileBytes)
-        else { return nil }
+        guard sourceBytes.count > prefix + 1, sourceBytes[prefix] == UInt8(ascii: "#") else {
+          return nil
+        }
+        // One pass: `file` is ASCII without CR, and `source` starts with it.
+        for index in 0..<prefix {
+          let byte = fileBytes[index]
+          guard byte < 0x80, byte != 0x0D, sourceBytes[index] == byte else { return nil }
+        }
         var value: Int64 = 0
         for byte in sourceBytes[(prefix + 1)...] {
           guard byte >= 0x30 && byte <= 0x39 else { return nil }

@@ -16,6 +16,7 @@ final class CheckedRunTests: XCTestCase {
       ("P1/a.archive#+5", "P1/a.archive", 5),
       ("Zürich/é.json#2", "Zürich/é.json", 2),
       ("e\u{301}/a#4", "e\u{301}/a", 4),
+      ("P1\r\n/a#2", "P1\r\n/a", 2),
       ("p1234abcd/a.archive#2", "P1/a.archive", 0),
     ]
     for (source, file, number) in cases {
