@@ -9,7 +9,13 @@ the 10,000-archive corpus (1,000 archives by default), one thread (`--jobs 1`), 
 pipeline's phases. With --compare OTHER it counts a second binary
 on the same slice and prints both, so a change can be judged before it is committed.
 
+With --lines PATTERN it instead prints, for each function whose name contains PATTERN (as
+mangled: `plainDateSeconds`, `CSVFieldEncoder`), its own instructions per call by source line:
+where inside one hot function the instructions go (session 16 found register spills and a
+byte loop's setup that way).
+
   scripts/bench/instructions [--folders 25] [--no-build] [--compare path/to/rkexport]
+  scripts/bench/instructions --lines plainDateSeconds [--top 12]
 """
 import argparse
 import os
@@ -87,6 +93,78 @@ def count(binary, corpus, work):
     return total, phases, runs
 
 
+def instruction_costs(profile):
+    """Self instructions per instruction address, per function (mangled name), from a
+    callgrind profile written with --dump-instr=yes (its name and position compression)."""
+    names, costs = {}, {}
+    function, address, after_calls = None, 0, False
+    for line in open(profile, encoding="utf-8", errors="replace"):
+        named = re.match(r"^(c?)fn=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+        if named:
+            if named.group(3):
+                names[named.group(2)] = named.group(3)
+            if not named.group(1):
+                function = named.group(2)
+            continue
+        if line.startswith("calls="):
+            after_calls = True  # the next cost line is the call's inclusive cost
+            continue
+        cost = re.match(r"^(0x[0-9a-f]+|[+-]\d+|\*)\s+\S+\s+(\d+)", line)
+        if not cost or function is None:
+            continue
+        position = cost.group(1)
+        if position.startswith("0x"):
+            address = int(position, 16)
+        elif position != "*":
+            address += int(position)
+        if after_calls:
+            after_calls = False
+            continue
+        own = costs.setdefault(names.get(function, function), {})
+        own[address] = own.get(address, 0) + int(cost.group(2))
+    return costs
+
+
+def source_lines(binary, pattern, corpus, work, top):
+    """Prints, per function matching `pattern`, its instructions per call by source line."""
+    stripped = os.path.join(work, "rkexport-stripped")
+    subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
+    out = os.path.join(work, "instructions-out")
+    shutil.rmtree(out, ignore_errors=True)
+    profile = os.path.join(work, "callgrind-instr.out")
+    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
+    subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
+                    f"--callgrind-out-file={profile}", stripped, corpus, "--out", out,
+                    "--jobs", "1", "--quiet"], check=True, stderr=subprocess.DEVNULL,
+                   env=environment)
+    matches = [(name, own) for name, own in instruction_costs(profile).items() if pattern in name]
+    if not matches:
+        sys.exit(f"instructions: no function's name contains {pattern!r}")
+    for name, own in sorted(matches, key=lambda match: -sum(match[1].values())):
+        first, last = min(own), max(own)
+        # The entry runs once per call (a prologue is no loop target).
+        calls = max(own[first], 1)
+        listing = subprocess.run(["objdump", "-d", "-l", "--no-show-raw-insn",
+                                  f"--start-address={first:#x}", f"--stop-address={last + 16:#x}",
+                                  binary], check=True, capture_output=True, text=True).stdout
+        by_line, place = {}, "?"
+        for text in listing.splitlines():
+            text = text.strip()
+            if text.startswith("/"):
+                place = os.path.relpath(text, os.path.join(ROOT, "Sources"))
+                continue
+            instruction = re.match(r"^([0-9a-f]+):", text)
+            if instruction:
+                by_line[place] = by_line.get(place, 0) + own.get(int(instruction.group(1), 16), 0)
+        readable = subprocess.run(["swift", "demangle", "--simplified", "--compact", name],
+                                  capture_output=True, text=True).stdout.strip() or name
+        total = sum(own.values())
+        print(f"\n{readable}\n  {total / 1e6:,.1f} M own instructions, {calls:,} calls, "
+              f"{total / calls:,.0f} per call")
+        for place, value in sorted(by_line.items(), key=lambda item: -item[1])[:top]:
+            print(f"  {value / calls:9.1f}  {place}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folders", type=int, default=25,
@@ -94,8 +172,12 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "rkexport-bench"))
     parser.add_argument("--no-build", action="store_true", help="count .build/release as it is")
     parser.add_argument("--compare", help="a second rkexport binary, counted on the same slice")
+    parser.add_argument("--lines", metavar="PATTERN",
+                        help="per source line, the own instructions per call of the functions "
+                             "whose mangled name contains PATTERN")
+    parser.add_argument("--top", type=int, default=12, help="source lines shown per function")
     args = parser.parse_args()
-    for tool in ["valgrind", "callgrind_annotate", "objcopy", "swift"]:
+    for tool in ["valgrind", "callgrind_annotate", "objcopy", "objdump", "swift"]:
         if shutil.which(tool) is None:
             sys.exit(f"instructions: {tool} is missing (scripts/setup --bench installs it)")
     os.makedirs(args.work, exist_ok=True)
@@ -106,6 +188,10 @@ def main():
     archives = sum(len(files) for _, _, files in os.walk(corpus))
     megabytes = sum(os.path.getsize(os.path.join(folder, name))
                     for folder, _, files in os.walk(corpus) for name in files) / 1e6
+    if args.lines:
+        source_lines(os.path.join(ROOT, ".build/release/rkexport"), args.lines, corpus,
+                     args.work, args.top)
+        return
     binaries = [("rkexport", os.path.join(ROOT, ".build/release/rkexport"))]
     if args.compare:
         binaries.append(("compared", os.path.abspath(args.compare)))
