@@ -150,8 +150,10 @@ def source_lines(binary, pattern, corpus, work, top):
         by_line, place = {}, "?"
         for text in listing.splitlines():
             text = text.strip()
-            if text.startswith("/"):
-                place = os.path.relpath(text, os.path.join(ROOT, "Sources"))
+            source = re.match(r"^(/\S+):(\d+)", text)
+            if source:
+                place = (os.path.relpath(source.group(1), os.path.join(ROOT, "Sources"))
+                         + ":" + source.group(2))
                 continue
             instruction = re.match(r"^([0-9a-f]+):", text)
             if instruction:
