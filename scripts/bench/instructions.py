@@ -55,19 +55,26 @@ def slice_of_corpus(work, folders):
     return target
 
 
-def count(binary, corpus, work):
-    """Total instructions and the inclusive count of each phase function."""
+def profiled_export(binary, corpus, work, profile_name, options=()):
+    """Runs the slice's CSV export (one thread) under callgrind; returns the profile's path and
+    the export's output folder."""
     # valgrind 3.19 gives up on the release binary's debug information: count a stripped copy.
     stripped = os.path.join(work, "rkexport-stripped")
     subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
     out = os.path.join(work, "instructions-out")
     shutil.rmtree(out, ignore_errors=True)
-    profile = os.path.join(work, "callgrind.out")
+    profile = os.path.join(work, profile_name)
     # Swift seeds its hashing per process: fixed here, dictionaries probe alike in every count.
     environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", stripped,
-                    corpus, "--out", out, "--jobs", "1", "--quiet"], check=True,
+    subprocess.run(["valgrind", "--tool=callgrind", *options, f"--callgrind-out-file={profile}",
+                    stripped, corpus, "--out", out, "--jobs", "1", "--quiet"], check=True,
                    stderr=subprocess.DEVNULL, env=environment)
+    return profile, out
+
+
+def count(binary, corpus, work):
+    """Total instructions and the inclusive count of each phase function."""
+    profile, out = profiled_export(binary, corpus, work, "callgrind.out")
     annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
                                 profile], check=True, capture_output=True, text=True).stdout
     demangled = subprocess.run(["swift", "demangle", "--simplified"], input=annotated,
@@ -127,16 +134,7 @@ def instruction_costs(profile):
 
 def source_lines(binary, pattern, corpus, work, top):
     """Prints, per function matching `pattern`, its instructions per call by source line."""
-    stripped = os.path.join(work, "rkexport-stripped")
-    subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
-    out = os.path.join(work, "instructions-out")
-    shutil.rmtree(out, ignore_errors=True)
-    profile = os.path.join(work, "callgrind-instr.out")
-    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
-    subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
-                    f"--callgrind-out-file={profile}", stripped, corpus, "--out", out,
-                    "--jobs", "1", "--quiet"], check=True, stderr=subprocess.DEVNULL,
-                   env=environment)
+    profile, _ = profiled_export(binary, corpus, work, "callgrind-instr.out", ["--dump-instr=yes"])
     matches = [(name, own) for name, own in instruction_costs(profile).items() if pattern in name]
     if not matches:
         sys.exit(f"instructions: no function's name contains {pattern!r}")

@@ -218,9 +218,7 @@ final class KeyedArchive {
         },
         read: { base, _, at, available -> Double? in
           guard base[at] == 0x23, available > 8 else { return nil }
-          // One load: `readBigEndian` assembles sizes above 2 byte by byte.
-          let bits = UnsafeRawPointer(base + at + 1).loadUnaligned(as: UInt64.self)
-          return Double(bitPattern: UInt64(bigEndian: bits))
+          return Double(bitPattern: BPlistDocument.readBigEndian(base, at: at + 1, 8))
         }),
       classes.foundation(found.classIndex) == .date
     else { return nil }
