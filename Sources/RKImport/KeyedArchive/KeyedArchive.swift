@@ -234,19 +234,16 @@ final class KeyedArchive {
   /// one visit, as `value(uid:depth:)` does.
   func plainUUID(uid: Int, depth: Int) -> String? {
     guard
-      let found = plainPair(
-        uid: uid, depth: depth, key: .nsUUIDBytes,
+      let found = plainPairObject(
+        uid: uid, depth: depth, key: .nsUUIDBytes, type: .data,
         storedKey: { base, at, available in
           available >= 13 && Self.word(base, at) == Self.nsUUIDBytesKeyHead
             && Self.word(base, at + 5) == Self.nsUUIDBytesKeyTail
-        },
-        read: { base, valueRef, at, _ in base[at] >> 4 == 0x4 ? valueRef : nil }),
-      // The data's header decoded by the checked reader.
-      let data = try? plist.header(found.value), data.type == .data, data.count == 16,
-      classes.foundation(found.classIndex) == .uuid
+        }),
+      found.header.count == 16, classes.foundation(found.classIndex) == .uuid
     else { return nil }
     visitsLeft.pointee -= 1
-    return uuidText(at: data.payloadOffset)
+    return uuidText(at: found.header.payloadOffset)
   }
 
   /// The inline array under `NS.objects` of archive object `uid` when it is a plain NSArray or
@@ -258,26 +255,38 @@ final class KeyedArchive {
   /// counts for the dictionary; the caller counts the inline array's, as `forEachElement` does.
   func plainArray(uid: Int, depth: Int) -> PlistObjectHeader? {
     guard
-      let found = plainPair(
-        uid: uid, depth: depth, key: .nsObjects,
+      let found = plainPairObject(
+        uid: uid, depth: depth, key: .nsObjects, type: .array,
         storedKey: { base, at, available in
           available >= 11 && Self.word(base, at) == Self.nsObjectsKeyHead
             && base[at + 8] == 0x63 && base[at + 9] == 0x74 && base[at + 10] == 0x73
-        },
-        read: { base, valueRef, at, _ in base[at] >> 4 == 0xA ? valueRef : nil }),
-      // The array's header decoded by the checked reader.
-      let array = try? plist.header(found.value), array.type == .array
+        })
     else { return nil }
     let foundation = classes.foundation(found.classIndex)
     guard foundation == .array || foundation == .set else { return nil }
     visitsLeft.pointee -= 1
-    return array
+    return found.header
   }
 
-  /// What `plainDateSeconds` and `plainArray` share: archive object `uid`, not resolved yet,
-  /// when it is a dictionary of exactly two pairs (marker 0xD2), `$class` (a UID within
-  /// `$objects` naming a class record already read) and `key`, whose value `read` accepts.
-  /// Returns `read`'s result and the class record's index; nil for anything else.
+  /// `plainPair` for a value that is a plist object of `type` in its own right (an inline
+  /// array, data): its header, decoded by the checked reader, and the class record's index.
+  @inline(__always)
+  private func plainPairObject(
+    uid: Int, depth: Int, key: FieldKey, type: PlistType,
+    storedKey: (_ base: UnsafePointer<UInt8>, _ at: Int, _ available: Int) -> Bool
+  ) -> (header: PlistObjectHeader, classIndex: Int)? {
+    guard
+      let found = plainPair(
+        uid: uid, depth: depth, key: key, storedKey: storedKey, read: { _, ref, _, _ in ref }),
+      let header = try? plist.header(found.value), header.type == type
+    else { return nil }
+    return (header, found.classIndex)
+  }
+
+  /// What the plain readers share: archive object `uid`, not resolved yet, when it is a
+  /// dictionary of exactly two pairs (marker 0xD2), `$class` (a UID within `$objects` naming a
+  /// class record already read) and `key`, whose value `read` accepts. Returns `read`'s result
+  /// and the class record's index; nil for anything else.
   ///
   /// Reads from the buffer as `readPairs` does (the offset table was checked when the plist
   /// was opened); the checks are `checkedOffset`'s and `inlineUID`'s. The keys are compared in
