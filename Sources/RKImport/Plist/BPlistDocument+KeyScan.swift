@@ -121,6 +121,9 @@ extension BPlistDocument {
   /// that loop (hoisted masks and spills, ~30 instructions per read in `readPairs`).
   @inline(__always)
   static func readBigEndian(_ base: UnsafePointer<UInt8>, at offset: Int, _ size: Int) -> UInt64 {
+    // Size 0 would read the whole word, above 8 trap in the shift's conversion: said in debug
+    // builds, where the tests run.
+    assert(size >= 1 && size <= 8, "plist integers are 1 to 8 bytes here")
     let word = UInt64(bigEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
     return word &>> UInt64(64 &- 8 &* size)
   }
