@@ -33,9 +33,10 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if case .dictionary(let entries)? = try task.keyedValue(.userInfo) {
       for entry in entries { run.metadata.append(Field("userInfo." + entry.name, entry.value)) }
     }
-    run.metadata += try unknownFields(of: task) { key in
-      key == .results || key == .taskRunUUID || key == .outputDirectory || key == .device
-    }
+    run.metadata.appendFields(
+      try unknownFields(of: task) { key in
+        key == .results || key == .taskRunUUID || key == .outputDirectory || key == .device
+      })
     run.steps = try steps(in: task)
     return run
   }
@@ -77,9 +78,10 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if let userInfo = try step.keyedValue(.userInfo) {
       record.extra.append(Field("userInfo", userInfo))
     }
-    record.extra += try unknownFields(of: step) { key in
-      key == .results || key == .enabledAssistiveTechnology
-    }
+    record.extra.appendFields(
+      try unknownFields(of: step) { key in
+        key == .results || key == .enabledAssistiveTechnology
+      })
     return record
   }
 
@@ -95,7 +97,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if let userInfo = try result.keyedValue(.userInfo) {
       record.extra.append(Field("userInfo", userInfo))
     }
-    record.extra += extra
+    record.extra.appendFields(extra)
     guard !family.keepsAllKeys else { return record }
     if let type = try result.number(.questionType) {
       record.questionType = Int(exactly: type.double)
@@ -104,7 +106,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
       evidence.note(family.answerType, questionType: record.questionType)
       if try result.hasKey(.typedAnswerOrNoAnswer) { evidence.noteNewLayout() }
     }
-    record.extra += try unknownFields(of: result, reads: family.readsKey)
+    record.extra.appendFields(try unknownFields(of: result, reads: family.readsKey))
     return record
   }
 
@@ -132,5 +134,15 @@ struct ResearchKitDecoder<Object: ResultObject> {
         }
       }
     }
+  }
+}
+
+extension Array where Element == Field {
+  /// Appends `fields`, taking them whole when there is nothing yet. Most records have no
+  /// extra fields, and `+=` of an empty array onto an empty one allocates a buffer (the shared
+  /// empty storage is never uniquely referenced): once per record before this.
+  fileprivate mutating func appendFields(_ fields: [Field]) {
+    if fields.isEmpty { return }
+    if isEmpty { self = fields } else { self += fields }
   }
 }
