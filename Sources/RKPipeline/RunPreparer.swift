@@ -78,6 +78,7 @@ struct RunPreparer: Sendable {
     -> PreparedInput
   {
     var prepared = PreparedInput()
+    prepared.runs.reserveCapacity(input.runs.count)
     let participant = options.participantRule.participantID(for: item)
     // The runs are changed in place: a caller that hands over its input copies no run.
     for index in input.runs.indices {

@@ -15,8 +15,10 @@ public enum KeyedArchiveImporter {
     // `ArchivedObject`s hold the archive without reference counting: keep it alive here.
     return try withExtendedLifetime(archive) { () throws(ImportError) -> [TaskRun] in
       var decoder = ResearchKitDecoder<ArchivedObject>()
+      let tasks = try rootTasks(archive)
       var runs = [TaskRun]()
-      for task in try rootTasks(archive) {
+      runs.reserveCapacity(tasks.count)
+      for task in tasks {
         runs.append(try decoder.taskRun(from: task))
       }
       decoder.finish(&runs)
@@ -34,6 +36,7 @@ public enum KeyedArchiveImporter {
         reason: "expected an ORKTaskResult or an array of them, found \(archive.describe(root))")
     }
     var tasks = [ArchivedObject]()
+    tasks.reserveCapacity(elements.count)
     for (index, element) in elements.enumerated() {
       guard case .object(let object) = element, object.isKind(of: .taskResult) else {
         throw ImportError(
