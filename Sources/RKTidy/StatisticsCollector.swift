@@ -98,12 +98,13 @@ public struct StatisticsCollector: Sendable {
       accumulators[slot].merge(questions[index].seen, from: order, isLatest: isLatest)
     }
     // `recent.slots[i]` now holds the slot of `questions[i]`.
-    for entry in run.values {
-      spool.append(entry.value, to: accumulators[recent.slots[entry.question].slot].values)
-    }
-    for entry in run.answerDurations {
-      spool.append(
-        entry.value, to: accumulators[recent.slots[entry.question].slot].answerDurations)
+    // Each variable gets its values in run order, as the statistics' quantiles need.
+    for entry in run.occurrences {
+      let slot = recent.slots[entry.question].slot
+      if let value = entry.value { spool.append(value, to: accumulators[slot].values) }
+      if let duration = entry.duration {
+        spool.append(duration, to: accumulators[slot].answerDurations)
+      }
     }
     swap(&recent, &recentRuns[recentIndex])
   }

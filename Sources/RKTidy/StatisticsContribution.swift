@@ -18,10 +18,9 @@ public struct StatisticsContribution: Sendable {
   /// Each question of the run once, in order of first occurrence (a step revisited by a
   /// looping task repeats its questions).
   var questions: [RunQuestionEntry]
-  /// The numeric values and the answer durations, each time a question occurred, tagged with
-  /// its index in `questions`: two arrays per run rather than two per question.
-  var values: [QuestionValue]
-  var answerDurations: [QuestionValue]
+  /// Each time a question occurred with a numeric value or an answer duration: one array per
+  /// run rather than two per question (or two per run).
+  var occurrences: [QuestionOccurrence]
 
   public init(_ run: borrowing TaskRun) {
     taskIdentifier = run.taskIdentifier
@@ -31,13 +30,11 @@ public struct StatisticsContribution: Sendable {
     stepDurations = []
     stepDurations.reserveCapacity(run.steps.count)
     questions = []
-    values = []
-    answerDurations = []
+    occurrences = []
     let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
     questions.reserveCapacity(resultCount)
-    // At most one value and one duration per result: growing the arrays cost more than this.
-    values.reserveCapacity(resultCount)
-    answerDurations.reserveCapacity(resultCount)
+    // At most one occurrence per result: growing the array cost more than this.
+    occurrences.reserveCapacity(resultCount)
     // Repeats are rare and runs short: a linear search, or a table for long runs.
     var indexByKey: [StatisticsKey: Int]? = resultCount > 32 ? [:] : nil
     var position = 0
@@ -61,11 +58,12 @@ public struct StatisticsContribution: Sendable {
         let answer = step.results[resultIndex].answer
         questions[index].seen.note(AnswerStatus(answer))
         StatisticsCollector.addChosenOptions(answer, to: &questions[index].seen.options)
-        if let value = StatisticsCollector.numericValue(answer) {
-          values.append(QuestionValue(question: index, value: value))
+        let value = StatisticsCollector.numericValue(answer)
+        let duration = step.results[resultIndex].durationSeconds.flatMap {
+          $0.isFinite ? $0 : nil
         }
-        if let duration = step.results[resultIndex].durationSeconds, duration.isFinite {
-          answerDurations.append(QuestionValue(question: index, value: duration))
+        if value != nil || duration != nil {
+          occurrences.append(QuestionOccurrence(question: index, value: value, duration: duration))
         }
       }
     }
@@ -84,8 +82,10 @@ struct RunQuestionEntry: Sendable {
   var seen: RunQuestion
 }
 
-/// One value of a run's question: `question` indexes `StatisticsContribution.questions`.
-struct QuestionValue: Sendable {
+/// One occurrence of a run's question: `question` indexes `StatisticsContribution.questions`;
+/// its numeric value and its answer duration, each when it has one.
+struct QuestionOccurrence: Sendable {
   var question: Int
-  var value: Double
+  var value: Double?
+  var duration: Double?
 }

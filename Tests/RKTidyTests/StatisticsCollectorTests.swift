@@ -129,6 +129,31 @@ final class StatisticsCollectorTests: XCTestCase {
     XCTAssertEqual(try question("rest", in: stats).numbers?.mean, 90)
   }
 
+  func testCollector_AnswerDurations_KeptWhetherOrNotTheAnswerIsANumber() throws {
+    // A text answer (no numeric value) timed 8 s and 12 s; a numeric answer without dates.
+    func run(_ source: String, text: String, seconds: Double, age: Int) -> TaskRun {
+      let mood = ResultRecord(
+        identifier: "mood", className: "ORKTextQuestionResult", answerType: .text,
+        answer: .text(text), startDate: StatisticsFixture.at(0),
+        endDate: StatisticsFixture.at(seconds))
+      let years = StatisticsFixture.result(
+        ("age", .numeric, .numeric(NumberValue(age), unit: nil, displayUnit: nil)))
+      return TaskRun(
+        taskIdentifier: "survey", runUUID: source.uppercased(),
+        steps: [StepRecord(identifier: "s1", results: [mood, years])],
+        participantID: "P1", source: source)
+    }
+    let stats = collect([
+      run("a", text: "ok", seconds: 8, age: 30), run("b", text: "fine", seconds: 12, age: 40),
+    ])
+    let mood = try question("mood", in: stats)
+    XCTAssertNil(mood.numbers)
+    XCTAssertEqual(mood.answerDurationMedianSeconds, 10)  // 8 and 12 s
+    let age = try question("age", in: stats)
+    XCTAssertEqual(age.numbers?.mean, 35)  // 30 and 40
+    XCTAssertNil(age.answerDurationMedianSeconds)
+  }
+
   func testCollector_NoRuns_GivesNoTasks() {
     XCTAssertEqual(StatisticsCollector().statistics(), [])
   }
