@@ -38,7 +38,9 @@ public enum Answer: Sendable, Equatable {
   case timeOfDay(TimeOfDay)
   /// Seconds.
   case timeInterval(Double)
-  case location(LocationAnswer)
+  /// Boxed: a location is 135 bytes, the next largest case 57, and every answer (and every
+  /// result record) would otherwise be as large as a location, in each copy and move.
+  indirect case location(LocationAnswer)
   /// `ORKMultipleComponentQuestionResult`: one value per picker component.
   case components([ChoiceValue], separator: String?)
   /// `ORKSESQuestionResult`: the rung picked on the ladder.
