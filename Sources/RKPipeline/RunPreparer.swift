@@ -97,12 +97,18 @@ struct RunPreparer: Sendable {
     return prepared
   }
 
+  /// Each return builds its `PreparedRun` in place: a `var` filled in and returned was copied
+  /// and the original destroyed (a 480-byte value and ~20 references, per run).
   private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
-    var prepared = PreparedRun(
-      checked: CheckedRun(run, file: file), statistics: StatisticsContribution(run))
-    guard output != .statistics else { return prepared }
-    prepared.wide = wideShare(run)
-    guard output == .everything else { return prepared }
+    let checked = CheckedRun(run, file: file)
+    let statistics = StatisticsContribution(run)
+    guard output != .statistics else {
+      return PreparedRun(checked: checked, statistics: statistics)
+    }
+    let wide = wideShare(run)
+    guard output == .everything else {
+      return PreparedRun(checked: checked, wide: wide, statistics: statistics)
+    }
     if options.writeXLSX {
       // The workbook needs cells; the CSV bytes are rendered from the same cells.
       let taskRunRow = flattener.taskRunRow(run)
@@ -110,29 +116,30 @@ struct RunPreparer: Sendable {
       let answerRows = flattener.answerRows(run)
       var rows = makeBuilder(capacity: 256 * (1 + stepRows.count + answerRows.count))
       rows.append(row: taskRunRow)
-      prepared.taskRunEnd = rows.byteCount
+      let taskRunEnd = rows.byteCount
       for row in stepRows { rows.append(row: row) }
-      prepared.stepsEnd = rows.byteCount
+      let stepsEnd = rows.byteCount
       for row in answerRows { rows.append(row: row) }
-      prepared.csv = rows.bytes
-      prepared.stepCount = stepRows.count
-      prepared.answerCount = answerRows.count
       let zone = options.timeZone
-      prepared.taskRunSheetRows = XLSXRows(encoding: [taskRunRow], timeZone: zone)
-      prepared.stepSheetRows = XLSXRows(encoding: stepRows, timeZone: zone)
-      prepared.answerSheetRows = XLSXRows(encoding: answerRows, timeZone: zone)
-      return prepared
+      return PreparedRun(
+        checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
+        stepCount: stepRows.count, answerCount: answerRows.count,
+        taskRunSheetRows: XLSXRows(encoding: [taskRunRow], timeZone: zone),
+        stepSheetRows: XLSXRows(encoding: stepRows, timeZone: zone),
+        answerSheetRows: XLSXRows(encoding: answerRows, timeZone: zone),
+        wide: wide, statistics: statistics)
     }
     // Capacity: typical row lengths, so the buffer rarely grows.
     var rows = makeBuilder(
       capacity: 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run))
     flattener.appendTaskRunRow(run, to: &rows)
-    prepared.taskRunEnd = rows.byteCount
-    prepared.stepCount = flattener.appendStepRows(run, to: &rows)
-    prepared.stepsEnd = rows.byteCount
-    prepared.answerCount = flattener.appendAnswerRows(run, to: &rows)
-    prepared.csv = rows.bytes
-    return prepared
+    let taskRunEnd = rows.byteCount
+    let stepCount = flattener.appendStepRows(run, to: &rows)
+    let stepsEnd = rows.byteCount
+    let answerCount = flattener.appendAnswerRows(run, to: &rows)
+    return PreparedRun(
+      checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
+      stepCount: stepCount, answerCount: answerCount, wide: wide, statistics: statistics)
   }
 
   private func wideShare(_ run: TaskRun) -> WideShare {
