@@ -20,6 +20,7 @@ input is read, hashed and written to the state) and the next (nothing new).
 """
 import argparse
 import csv
+import glob
 import json
 import os
 import platform
@@ -88,12 +89,29 @@ def corpus_size(folder):
     return files, total
 
 
+# What the corpus generator writes; change it whenever scripts/samplegen changes what an
+# archive holds or how it is laid out, so that corpora made before are made again.
+CORPUS_LAYOUT = "2: strings, numbers, dates and data stored once, as Apple's writer does\n"
+
+
 def generated_corpus(work, count):
-    """The benchmark corpus of `count` archives in `work`, generated the first time."""
+    """The benchmark corpus of `count` archives in `work`, generated the first time (and again
+    when it was made by a generator of another layout, with what was derived from it)."""
     corpus = os.path.join(work, f"corpus-{count}")
-    if not os.path.isdir(corpus):
-        subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
-                        "--count", str(count)], check=True)
+    stamp = corpus + ".layout"
+    if os.path.isdir(corpus) and os.path.isfile(stamp):
+        with open(stamp) as file:
+            if file.read() == CORPUS_LAYOUT:
+                return corpus
+    derived = glob.glob(glob.escape(corpus) + "-zips*")
+    if count == 10000:
+        derived += glob.glob(os.path.join(glob.escape(work), "slice-*"))
+    for stale in [corpus] + derived:
+        shutil.rmtree(stale, ignore_errors=True)
+    subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
+                    "--count", str(count)], check=True)
+    with open(stamp, "w") as file:
+        file.write(CORPUS_LAYOUT)
     return corpus
 
 

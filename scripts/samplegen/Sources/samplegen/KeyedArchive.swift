@@ -5,7 +5,8 @@
 // without `$classes` (`_classDictionary`). So the archive is written as is, read back with
 // PropertyListSerialization (UIDs survive the round trip) and every class record renamed:
 // `samplegen.ORKTaskResult` → `ORKTaskResult`, `DecimalNumberRecord` → `NSDecimalNumber`.
-// Everything else (object table, UIDs, uniquing, key names) is the archiver's own output.
+// Everything else (object table, UIDs, uniquing, key names) is the archiver's own output, with
+// binary files then laid out as Apple's plist writer lays them out (`ScalarUniquing`).
 import Foundation
 
 enum ArchiveError: Error, CustomStringConvertible {
@@ -53,7 +54,22 @@ enum KeyedArchive {
       }
       return record
     }
-    return try PropertyListSerialization.data(fromPropertyList: top, format: format, options: 0)
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: top, format: format, options: 0)
+    guard format == .binary else { return data }
+    // Laid out as an iPhone writes it (see ScalarUniquing): keys and repeated values once.
+    let uniqued = Data(ScalarUniquing.apply([UInt8](data)))
+    // The same property list read back either way, or the rewrite is wrong.
+    guard try xmlText(data) == xmlText(uniqued) else {
+      throw ArchiveError.unexpectedShape("storing repeated values once changed the archive")
+    }
+    return uniqued
+  }
+
+  /// The property list in `data` as XML, where UIDs are compared by value (`CF$UID`).
+  private static func xmlText(_ data: Data) throws -> Data {
+    let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+    return try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
   }
 
   private static func objcName(_ name: String) -> String {
