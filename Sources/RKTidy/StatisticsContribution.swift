@@ -23,14 +23,12 @@ public struct StatisticsContribution: Sendable {
   var occurrences: [QuestionOccurrence]
 
   public init(_ run: borrowing TaskRun) {
-    taskIdentifier = run.taskIdentifier
-    participantID = run.participantID
-    order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
-    durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
-    stepDurations = []
+    // Built in locals and stored once at the end: filling `self`'s arrays in the loop made the
+    // compiler copy the whole contribution (and destroy the original) per run.
+    var stepDurations: [StepDuration] = []
     stepDurations.reserveCapacity(run.steps.count)
-    questions = []
-    occurrences = []
+    var questions: [RunQuestionEntry] = []
+    var occurrences: [QuestionOccurrence] = []
     let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
     questions.reserveCapacity(resultCount)
     // At most one occurrence per result: growing the array cost more than this.
@@ -67,6 +65,13 @@ public struct StatisticsContribution: Sendable {
         }
       }
     }
+    taskIdentifier = run.taskIdentifier
+    participantID = run.participantID
+    order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
+    durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
+    self.stepDurations = stepDurations
+    self.questions = questions
+    self.occurrences = occurrences
   }
 }
 
