@@ -33,8 +33,8 @@ public struct WideRunContribution: Sendable {
     pairValues = []
     pairValues.reserveCapacity(2 * resultCount)
     for step in run.steps {
-      for record in step.results {
-        let result = WideResult(record, step: step.identifier, encoder: encoder)
+      for index in step.results.indices {
+        let result = WideResult(step.results[index], step: step.identifier, encoder: encoder)
         if result.isAnswered {
           pairValues.append(result.packed)
           for _ in result.options { pairValues.append(.integer(1)) }
@@ -59,7 +59,7 @@ struct WideResult: Sendable {
   /// Chosen options with a text (null values left out), in archive order.
   var options: [WideOption]
 
-  init(_ record: ResultRecord, step: String, encoder: AnswerEncoder) {
+  init(_ record: borrowing ResultRecord, step: String, encoder: AnswerEncoder) {
     key = QuestionKey(step: step, item: record.identifier)
     answerType = record.answerType
     packed = WideResult.packedValue(record.answer, encoder: encoder)
