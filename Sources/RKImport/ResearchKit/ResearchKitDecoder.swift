@@ -14,31 +14,36 @@ struct ResearchKitDecoder<Object: ResultObject> {
   /// One `ORKTaskResult` (or subclass) → `TaskRun`; step results become steps, and a nested
   /// task result (`ORKPageResult`) contributes its steps in place.
   mutating func taskRun(from task: Object) throws(ImportError) -> TaskRun {
-    var run = TaskRun(
-      taskIdentifier: try task.string(.identifier) ?? "",
-      runUUID: try task.uuidString(.taskRunUUID),
-      startDate: try task.instant(.startDate), endDate: try task.instant(.endDate))
-    if let device = try task.object(.device) {
+    // Read into locals and built once at the return: a `var` run filled in and returned was
+    // copied and the original destroyed, per run.
+    let identifier = try task.string(.identifier) ?? ""
+    let runUUID = try task.uuidString(.taskRunUUID)
+    let startDate = try task.instant(.startDate)
+    let endDate = try task.instant(.endDate)
+    var device: DeviceInfo?
+    if let object = try task.object(.device) {
       evidence.noteNewLayout()
-      run.device = DeviceInfo(
-        product: try device.string(.product), platform: try device.string(.platform),
-        osVersion: try device.string(.osVersion), osBuild: try device.string(.osBuild))
+      device = DeviceInfo(
+        product: try object.string(.product), platform: try object.string(.platform),
+        osVersion: try object.string(.osVersion), osBuild: try object.string(.osBuild))
     }
+    var metadata: [Field] = []
     if task.className != "ORKTaskResult" {
-      run.metadata.append(Field("class", .string(task.className)))
+      metadata.append(Field("class", .string(task.className)))
     }
     if let directory = try task.filePath(.outputDirectory) {
-      run.metadata.append(Field("outputDirectory", .string(directory)))
+      metadata.append(Field("outputDirectory", .string(directory)))
     }
     if case .dictionary(let entries)? = try task.keyedValue(.userInfo) {
-      for entry in entries { run.metadata.append(Field("userInfo." + entry.name, entry.value)) }
+      for entry in entries { metadata.append(Field("userInfo." + entry.name, entry.value)) }
     }
-    run.metadata.appendFields(
+    metadata.appendFields(
       try unknownFields(of: task) { key in
         key == .results || key == .taskRunUUID || key == .outputDirectory || key == .device
       })
-    run.steps = try steps(in: task)
-    return run
+    return TaskRun(
+      taskIdentifier: identifier, runUUID: runUUID, startDate: startDate, endDate: endDate,
+      device: device, metadata: metadata, steps: try steps(in: task))
   }
 
   private mutating func steps(in collection: Object) throws(ImportError) -> [StepRecord] {
@@ -88,26 +93,33 @@ struct ResearchKitDecoder<Object: ResultObject> {
   /// Any child `ORKResult` → `ResultRecord`, decoded by the family its class belongs to.
   mutating func resultRecord(from result: Object) throws(ImportError) -> ResultRecord {
     let family = result.resultFamily
+    var familyExtra = [Field]()
+    let answer = try family.answer(of: result, extra: &familyExtra)
+    // Read into locals in the order errors are reported, and built once at the return, as
+    // `taskRun(from:)` is.
+    let identifier = try result.string(.identifier) ?? ""
+    let startDate = try result.instant(.startDate)
+    let endDate = try result.instant(.endDate)
     var extra = [Field]()
-    let answer = try family.answer(of: result, extra: &extra)
-    var record = ResultRecord(
-      identifier: try result.string(.identifier) ?? "", className: result.className,
-      answerType: family.answerType, answer: answer,
-      startDate: try result.instant(.startDate), endDate: try result.instant(.endDate))
     if let userInfo = try result.keyedValue(.userInfo) {
-      record.extra.append(Field("userInfo", userInfo))
+      extra.append(Field("userInfo", userInfo))
     }
-    record.extra.appendFields(extra)
-    guard !family.keepsAllKeys else { return record }
-    if let type = try result.number(.questionType) {
-      record.questionType = Int(exactly: type.double)
+    extra.appendFields(familyExtra)
+    var questionType: Int?
+    if !family.keepsAllKeys {
+      if let type = try result.number(.questionType) {
+        questionType = Int(exactly: type.double)
+      }
+      if family.isQuestion {
+        evidence.note(family.answerType, questionType: questionType)
+        if try result.hasKey(.typedAnswerOrNoAnswer) { evidence.noteNewLayout() }
+      }
+      extra.appendFields(try unknownFields(of: result, reads: family.readsKey))
     }
-    if family.isQuestion {
-      evidence.note(family.answerType, questionType: record.questionType)
-      if try result.hasKey(.typedAnswerOrNoAnswer) { evidence.noteNewLayout() }
-    }
-    record.extra.appendFields(try unknownFields(of: result, reads: family.readsKey))
-    return record
+    return ResultRecord(
+      identifier: identifier, className: result.className, answerType: family.answerType,
+      answer: answer, startDate: startDate, endDate: endDate, questionType: questionType,
+      extra: extra)
   }
 
   /// Keys neither ORKResult's nor read by `reads`, decoded generically (app and fork
