@@ -97,7 +97,7 @@ struct RunPreparer: Sendable {
     return prepared
   }
 
-  /// Each return builds its `PreparedRun` in place: a `var` filled in and returned was copied
+  /// Each return builds its `PreparedRun` in place: a `var` filled in and returned is copied
   /// and the original destroyed (a 480-byte value and ~20 references, per run).
   private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
     let checked = CheckedRun(run, file: file)

@@ -23,7 +23,7 @@ public struct StatisticsContribution: Sendable {
   var occurrences: [QuestionOccurrence]
 
   public init(_ run: borrowing TaskRun) {
-    // Built in locals and stored once at the end: filling `self`'s arrays in the loop made the
+    // Built in locals and stored once at the end: filling `self`'s arrays in the loop makes the
     // compiler copy the whole contribution (and destroy the original) per run.
     var stepDurations: [StepDuration] = []
     stepDurations.reserveCapacity(run.steps.count)

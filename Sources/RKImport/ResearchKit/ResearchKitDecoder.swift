@@ -14,7 +14,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
   /// One `ORKTaskResult` (or subclass) → `TaskRun`; step results become steps, and a nested
   /// task result (`ORKPageResult`) contributes its steps in place.
   mutating func taskRun(from task: Object) throws(ImportError) -> TaskRun {
-    // Read into locals and built once at the return: a `var` run filled in and returned was
+    // Read into locals and built once at the return: a `var` run filled in and returned is
     // copied and the original destroyed, per run.
     let identifier = try task.string(.identifier) ?? ""
     let runUUID = try task.uuidString(.taskRunUUID)
@@ -151,8 +151,8 @@ struct ResearchKitDecoder<Object: ResultObject> {
 
 extension Array where Element == Field {
   /// Appends `fields`, taking them whole when there is nothing yet. Most records have no
-  /// extra fields, and `+=` of an empty array onto an empty one allocates a buffer (the shared
-  /// empty storage is never uniquely referenced): once per record before this.
+  /// extra fields, and `+=` of an empty array onto an empty one would allocate a buffer per
+  /// record (the shared empty storage is never uniquely referenced).
   fileprivate mutating func appendFields(_ fields: [Field]) {
     if fields.isEmpty { return }
     if isEmpty { self = fields } else { self += fields }

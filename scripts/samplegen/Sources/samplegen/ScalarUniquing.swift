@@ -4,9 +4,9 @@
 // CFBinaryPlistWrite uniques those four types by value (`_flattenPlist`, CFBinaryPList.c: "Do
 // not unique dictionaries or arrays … Uniquing bools is unnecessary"), so an archive written on
 // an iPhone holds `$class`, `identifier` or `NS.time` once. swift-corelibs-foundation on Linux,
-// which samplegen runs on, does not: its archiver's keys are Swift strings, which that check
-// does not see as CFStrings, and every key is written again at every use (a 14 KB archive held
-// 661 strings, 106 of them distinct). Archives as an app writes them are about half that size.
+// which samplegen runs on, does not (probably because its archiver's keys are Swift strings,
+// not CFStrings): every key is written again at every use, and a 14 KB archive held 661
+// strings, 106 of them distinct. Archives as an app writes them are about half that size.
 // UIDs, booleans and containers are left as they are, as Apple's writer leaves them.
 
 enum ScalarUniquing {
