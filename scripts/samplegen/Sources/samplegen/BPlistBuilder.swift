@@ -1,5 +1,6 @@
 // A minimal binary property list writer for hostile fixtures: unlike PropertyListSerialization
 // it writes whatever it is told — cycles through UIDs, absurd nesting, lying counts and offsets.
+// `ScalarUniquing` writes its rewritten archives through it too.
 import Foundation
 
 /// One object of a binary plist; containers refer to other objects by index.
@@ -14,6 +15,9 @@ enum BPlistObject {
   case dict([(key: Int, value: Int)])
   /// Raw bytes written as the object (for lying headers).
   case raw([UInt8])
+  /// A container's marker and count bytes as given, then its references at the file's
+  /// reference size (an object copied from another file, renumbered).
+  case container(header: [UInt8], refs: [Int])
 }
 
 /// Collects objects, then writes `bplist00` with the smallest reference and offset sizes.
@@ -95,6 +99,9 @@ final class BPlistBuilder {
       for pair in pairs { appendBigEndian(UInt64(pair.key), width: refSize, to: &bytes) }
       for pair in pairs { appendBigEndian(UInt64(pair.value), width: refSize, to: &bytes) }
     case .raw(let raw): bytes += raw
+    case .container(let header, let refs):
+      bytes += header
+      for ref in refs { appendBigEndian(UInt64(ref), width: refSize, to: &bytes) }
     }
   }
 
@@ -117,6 +124,13 @@ func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
   for index in stride(from: width - 1, through: 0, by: -1) {
     bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))))
   }
+}
+
+/// The unsigned big-endian integer of `width` bytes at `offset`.
+func readBigEndian(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
+  var value: UInt64 = 0
+  for index in 0..<width { value = value << 8 | UInt64(bytes[offset + index]) }
+  return value
 }
 
 /// A keyed-archive skeleton: `$objects[0]` is `$null`; `build` adds the rest and returns the

@@ -69,8 +69,7 @@ enum CorpusWriter {
     }
     let shift = Double((copy / templateCount) % 3000) * 86_400
     for offset in template.timeOffsets {
-      var bits: UInt64 = 0
-      for index in 0..<8 { bits = bits << 8 | UInt64(bytes[offset + index]) }
+      let bits = readBigEndian(bytes, at: offset, width: 8)
       let moved = (Double(bitPattern: bits) + shift).bitPattern
       for index in 0..<8 {
         bytes[offset + index] = UInt8(truncatingIfNeeded: moved >> (56 - 8 * UInt64(index)))

@@ -38,25 +38,16 @@ enum ScalarUniquing {
       objects.append(object)
     }
 
-    let newRefSize = byteWidth(UInt64(objects.count))
-    var out = Array("bplist00".utf8)
-    var newOffsets: [Int] = []
-    newOffsets.reserveCapacity(objects.count)
+    // Written at the smallest reference and offset sizes for the objects left.
+    let builder = BPlistBuilder()
     for object in objects {
-      newOffsets.append(out.count)
-      out += object.encoded
-      for ref in object.refs {
-        appendBigEndian(UInt64(renumbered[ref]), width: newRefSize, to: &out)
+      if object.isContainer {
+        builder.add(.container(header: object.encoded, refs: object.refs.map { renumbered[$0] }))
+      } else {
+        builder.add(.raw(object.encoded))
       }
     }
-    let newTable = out.count
-    let newOffsetSize = byteWidth(UInt64(newTable))
-    for offset in newOffsets { appendBigEndian(UInt64(offset), width: newOffsetSize, to: &out) }
-    out += [0, 0, 0, 0, 0, 0, UInt8(newOffsetSize), UInt8(newRefSize)]
-    appendBigEndian(UInt64(objects.count), width: 8, to: &out)
-    appendBigEndian(UInt64(renumbered[top]), width: 8, to: &out)
-    appendBigEndian(UInt64(newTable), width: 8, to: &out)
-    return out
+    return [UInt8](builder.data(top: renumbered[top]))
   }
 
   /// One object: for a scalar its whole encoding; for a container its marker and count bytes,
@@ -65,6 +56,7 @@ enum ScalarUniquing {
     var encoded: [UInt8]
     var refs: [Int] = []
     var isUniqued: Bool
+    var isContainer = false
 
     init(_ bytes: [UInt8], at start: Int, refSize: Int) {
       let marker = bytes[start]
@@ -98,20 +90,11 @@ enum ScalarUniquing {
           Int(readBigEndian(bytes, at: payload + $0 * refSize, width: refSize))
         }
         isUniqued = false
+        isContainer = true
       default:  // null, booleans, fill
         encoded = [marker]
         isUniqued = false
       }
     }
-  }
-
-  private static func byteWidth(_ value: UInt64) -> Int {
-    value < 1 << 8 ? 1 : value < 1 << 16 ? 2 : value < 1 << 32 ? 4 : 8
-  }
-
-  private static func readBigEndian(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for index in 0..<width { value = value << 8 | UInt64(bytes[offset + index]) }
-    return value
   }
 }
