@@ -21,6 +21,7 @@ input is read, hashed and written to the state) and the next (nothing new).
 import argparse
 import csv
 import glob
+import hashlib
 import json
 import os
 import platform
@@ -89,19 +90,30 @@ def corpus_size(folder):
     return files, total
 
 
-# What the corpus generator writes; change it whenever scripts/samplegen changes what an
-# archive holds or how it is laid out, so that corpora made before are made again.
-CORPUS_LAYOUT = "2: strings, numbers, dates and data stored once, as Apple's writer does\n"
+def generator_fingerprint():
+    """A hash of scripts/samplegen's sources (its package file and `Sources/`): a corpus made
+    by other sources may hold other archives, or lay them out otherwise."""
+    package = os.path.join(ROOT, "scripts/samplegen")
+    paths = [os.path.join(package, "Package.swift")] + sorted(
+        os.path.join(folder, name)
+        for folder, _, names in os.walk(os.path.join(package, "Sources")) for name in names)
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(os.path.relpath(path, package).encode() + b"\0")
+        with open(path, "rb") as file:
+            digest.update(file.read())
+    return digest.hexdigest() + "\n"
 
 
 def generated_corpus(work, count):
-    """The benchmark corpus of `count` archives in `work`, generated the first time (and again
-    when it was made by a generator of another layout, with what was derived from it)."""
+    """The benchmark corpus of `count` archives in `work`, generated the first time (and again,
+    with what was derived from it, when scripts/samplegen has changed since)."""
     corpus = os.path.join(work, f"corpus-{count}")
-    stamp = corpus + ".layout"
+    stamp = corpus + ".generator"
+    fingerprint = generator_fingerprint()
     if os.path.isdir(corpus) and os.path.isfile(stamp):
         with open(stamp) as file:
-            if file.read() == CORPUS_LAYOUT:
+            if file.read() == fingerprint:
                 return corpus
     derived = glob.glob(glob.escape(corpus) + "-zips*")
     if count == 10000:
@@ -111,7 +123,7 @@ def generated_corpus(work, count):
     subprocess.run([os.path.join(ROOT, "scripts/generate-samples"), "--corpus", corpus,
                     "--count", str(count)], check=True)
     with open(stamp, "w") as file:
-        file.write(CORPUS_LAYOUT)
+        file.write(fingerprint)
     return corpus
 
 
