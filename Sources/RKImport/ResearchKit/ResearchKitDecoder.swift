@@ -94,7 +94,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
   mutating func resultRecord(from result: Object) throws(ImportError) -> ResultRecord {
     let family = result.resultFamily
     var familyExtra = [Field]()
-    let answer = try family.answer(of: result, extra: &familyExtra)
+    let answer = try ResultFamilies.answer(family: family, of: result, extra: &familyExtra)
     // Read into locals in the order errors are reported, and built once at the return, as
     // `taskRun(from:)` is.
     let identifier = try result.string(.identifier) ?? ""

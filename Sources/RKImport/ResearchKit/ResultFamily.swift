@@ -30,6 +30,32 @@ enum ResultFamilies {
     return GenericResultFamily.self
   }
 
+  /// `family.answer(of:extra:)`, called on the concrete family. Called through the existential
+  /// metatype, the family's code runs unspecialized: every lookup on `object` goes through a
+  /// witness table and nothing inlines. A family missing here still works, through that call.
+  static func answer<Object: ResultObject>(
+    family: any ResultFamily.Type, of object: Object, extra: inout [Field]
+  ) throws(ImportError) -> Answer {
+    func call<Family: ResultFamily>(_: Family.Type) throws(ImportError) -> Answer? {
+      guard ObjectIdentifier(family) == ObjectIdentifier(Family.self) else { return nil }
+      return try Family.answer(of: object, extra: &extra)
+    }
+    if let answer = try call(ChoiceQuestionFamily.self) { return answer }
+    if let answer = try call(DateQuestionFamily.self) { return answer }
+    if let answer = try call(BooleanQuestionFamily.self) { return answer }
+    if let answer = try call(TextQuestionFamily.self) { return answer }
+    if let answer = try call(NumericQuestionFamily.self) { return answer }
+    if let answer = try call(ScaleQuestionFamily.self) { return answer }
+    if let answer = try call(TimeOfDayQuestionFamily.self) { return answer }
+    if let answer = try call(TimeIntervalQuestionFamily.self) { return answer }
+    if let answer = try call(LocationQuestionFamily.self) { return answer }
+    if let answer = try call(MultipleComponentQuestionFamily.self) { return answer }
+    if let answer = try call(SESQuestionFamily.self) { return answer }
+    if let answer = try call(FileResultFamily.self) { return answer }
+    if let answer = try call(GenericResultFamily.self) { return answer }
+    return try family.answer(of: object, extra: &extra)
+  }
+
   /// The table: add a class here, with a family of its own when its answer differs.
   static let byClassName: [String: any ResultFamily.Type] = [
     "ORKBooleanQuestionResult": BooleanQuestionFamily.self,
