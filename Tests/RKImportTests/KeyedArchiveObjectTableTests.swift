@@ -173,6 +173,35 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertNil(archive.plainDateSeconds(uid: Int(twoClasses), depth: 1))
   }
 
+  func testHasKey_FromStoredPairs_SameAsScanningTheKeys() throws {
+    // A key holding `$null` is present; an absent key, and one only in another object, not.
+    let builder = ArchiveBuilder()
+    let other = builder.object(
+      "ORKBooleanQuestionResult", classes: ["ORKBooleanQuestionResult", "ORKResult", "NSObject"],
+      [("booleanAnswer", .bool(true))])
+    let result = builder.object(
+      "ORKBooleanQuestionResult", classes: ["ORKBooleanQuestionResult", "ORKResult", "NSObject"],
+      [
+        ("identifier", .string("q1")), ("typedAnswerOrNoAnswer", .uid(0)),
+        ("questionType", .int(1)), ("note", .string("kept")),
+      ])
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain, [("results", .uid(result)), ("other", .uid(other))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    guard case .object(let object) = try archive.value(uid: result, depth: 1) else {
+      return XCTFail("not an object")
+    }
+    XCTAssertGreaterThanOrEqual(object.resolved.pairStart, 0, "pairs stored")
+    let expected: [FieldKey: Bool] = [
+      .identifier: true, .typedAnswerOrNoAnswer: true, .questionType: true,
+      .booleanAnswer: false, .startDate: false, .userInfo: false,
+    ]
+    for (key, present) in expected {
+      XCTAssertEqual(try object.hasKey(key), present, key.name)
+      XCTAssertEqual(try object.ref(forKey: key) != nil, present, "scan: \(key.name)")
+    }
+  }
+
   func testPlainString_EveryLengthEncoding_SameTextAsTheGeneralPath() throws {
     let builder = ArchiveBuilder()
     // Lengths in the marker, in a one-byte and a two-byte integer, in a four-byte one (the

@@ -120,7 +120,12 @@ struct ArchivedObject {
   }
 
   /// Whether `key` is present at all (even when it holds `$null`).
-  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool { try ref(forKey: key) != nil }
+  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool {
+    // Stored pairs answer without scanning the plist's keys (their value references were all
+    // in range, so the scan could not have thrown).
+    if resolved.pairStart >= 0 { return knownKeys.contains(key) && pair(key) != nil }
+    return try ref(forKey: key) != nil
+  }
 
   /// The value under `key`: nil when absent, `.null` for `$null`.
   func value(forKey key: String) throws(ImportError) -> ArchiveValue? {
