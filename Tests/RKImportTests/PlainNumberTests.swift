@@ -1,4 +1,4 @@
-// ArchivedObject.number(_:) and bool(_:) read plain plist numbers straight from the plist
+// ArchivedObject.number(_:), integer(_:) and bool(_:) read plain plist numbers straight from the plist
 // (stored in place or as NSNumber objects in `$objects`): the same values as the general path,
 // which still reads everything else.
 import RKModel
@@ -46,6 +46,9 @@ final class PlainNumberTests: XCTestCase {
         fast?.double.bitPattern, general?.double.bitPattern, "\(key)", file: file, line: line)
       XCTAssertEqual(fast?.isInteger, general?.isInteger, "\(key)", file: file, line: line)
       XCTAssertEqual(try object.bool(key), generalBool, "\(key)", file: file, line: line)
+      XCTAssertEqual(
+        try object.integer(key), general.flatMap { Int(exactly: $0.double) }, "\(key)",
+        file: file, line: line)
     }
   }
 
@@ -81,7 +84,15 @@ final class PlainNumberTests: XCTestCase {
       XCTAssertEqual(real?.text, "72.5")
       XCTAssertEqual(real?.isInteger, false)
     }
-    try check(.bool(true)) { XCTAssertEqual(try $0.bool(.questionType), true) }
+    try check(.real(3.0)) { XCTAssertEqual(try $0.integer(.questionType), 3) }
+    try check(.real(72.5)) { XCTAssertNil(try $0.integer(.questionType)) }
+    // 2^63 - 1 becomes the Double 2^63, which no Int holds.
+    try check(.int(Int64.max)) { XCTAssertNil(try $0.integer(.questionType)) }
+    try check(.int(-255)) { XCTAssertEqual(try $0.integer(.numericAnswer), -255) }
+    try check(.bool(true)) {
+      XCTAssertEqual(try $0.bool(.questionType), true)
+      XCTAssertEqual(try $0.integer(.questionType), 1)
+    }
     try check(.int(0)) { XCTAssertEqual(try $0.bool(.numericAnswer), false) }
   }
 
@@ -90,6 +101,7 @@ final class PlainNumberTests: XCTestCase {
     try withExtendedLifetime(archive) {
       XCTAssertThrowsError(try object.number(.questionType))
       XCTAssertThrowsError(try object.number(.numericAnswer))
+      XCTAssertThrowsError(try object.integer(.questionType))
     }
   }
 }

@@ -44,8 +44,14 @@ extension ArchivedObject: ResultObject {
   }
 
   func bool(_ key: FieldKey) throws(ImportError) -> Bool? {
-    if let number = plainNumber(key) { return number.double != 0 }
+    if let double = plainDouble(key) { return double != 0 }
     return try typed(key, "a boolean") { v throws(ImportError) in try archive.bool(v) }
+  }
+
+  func integer(_ key: FieldKey) throws(ImportError) -> Int? {
+    // The plain path makes no number text: `questionType` is read once per result.
+    if let double = plainDouble(key) { return Int(exactly: double) }
+    return try number(key).flatMap { Int(exactly: $0.double) }
   }
 
   /// The plist number (integer, real or boolean) under `key`, stored in place or as an object
@@ -53,11 +59,27 @@ extension ArchivedObject: ResultObject {
   /// directly; nil for anything else, which the general path reads (and reports). No visit is
   /// counted for plain values on either path.
   private func plainNumber(_ key: FieldKey) -> NumberValue? {
-    if let ref = inlineRef(forKey: key) { return archive.plist.inlineNumber(ref) }
-    guard let uid = uidValue(forKey: key), uid > 0, uid < archive.objectRefs.count else {
-      return nil
+    plainNumberHeader(key).flatMap(archive.plist.number)
+  }
+
+  /// `plainNumber(key)?.double`, without the number's text.
+  private func plainDouble(_ key: FieldKey) -> Double? {
+    plainNumberHeader(key).flatMap(archive.plist.numberDouble)
+  }
+
+  /// The header of the plist object `plainNumber` reads under `key`.
+  @inline(__always)
+  private func plainNumberHeader(_ key: FieldKey) -> PlistObjectHeader? {
+    let ref: Int
+    if let inline = inlineRef(forKey: key) {
+      ref = inline
+    } else {
+      guard let uid = uidValue(forKey: key), uid > 0, uid < archive.objectRefs.count else {
+        return nil
+      }
+      ref = archive.objectRefs[uid]
     }
-    return archive.plist.inlineNumber(archive.objectRefs[uid])
+    return try? archive.plist.header(ref)
   }
 
   func instant(_ key: FieldKey) throws(ImportError) -> Instant? {

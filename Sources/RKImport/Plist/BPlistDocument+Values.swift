@@ -49,6 +49,23 @@ extension BPlistDocument {
     }
   }
 
+  /// `number(header)?.double` without the number's text: integers, reals and booleans.
+  func numberDouble(_ header: PlistObjectHeader) -> Double? {
+    switch header.type {
+    case .integer:
+      // Through Int64 when it fits, as `number` converts: Double(Int128) is a generic
+      // conversion costing ~700 instructions.
+      if let small = Int64(exactly: integer(header)) {
+        Double(small)
+      } else {
+        Double(integer(header))
+      }
+    case .real: real(header)
+    case .bool: header.info == 9 ? 1 : 0
+    default: nil
+    }
+  }
+
   /// A date object: seconds since 2001-01-01T00:00:00Z.
   func date(_ header: PlistObjectHeader) -> Double {
     Double(bitPattern: Self.bigEndian(bytes, at: header.payloadOffset, size: 8))
@@ -72,13 +89,6 @@ extension BPlistDocument {
     let size = Int(marker & 0x0F) + 1
     guard size <= offsetTableOffset - start - 1 else { return nil }
     return Self.bigEndian(bytes, at: start + 1, size: size)
-  }
-
-  /// Object `ref` as `number(_:)` reads it, when its header decodes; nil for anything else
-  /// (the caller takes the general path, which reports what is wrong).
-  func inlineNumber(_ ref: Int) -> NumberValue? {
-    guard let header = try? header(ref) else { return nil }
-    return number(header)
   }
 
   /// The value of object `ref` when it is an 8-byte real (how NSDate stores `NS.time`), read

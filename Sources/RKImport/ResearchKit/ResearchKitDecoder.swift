@@ -107,9 +107,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
     extra.appendFields(familyExtra)
     var questionType: Int?
     if !family.keepsAllKeys {
-      if let type = try result.number(.questionType) {
-        questionType = Int(exactly: type.double)
-      }
+      questionType = try result.integer(.questionType)
       if family.isQuestion {
         evidence.note(family.answerType, questionType: questionType)
         if try result.hasKey(.typedAnswerOrNoAnswer) { evidence.noteNewLayout() }

@@ -42,6 +42,9 @@ protocol ResultObject {
   func string(_ key: FieldKey) throws(ImportError) -> String?
   /// A number with exact text (plist numbers, NSDecimalNumber, JSON numbers).
   func number(_ key: FieldKey) throws(ImportError) -> NumberValue?
+  /// A number's value as an Int when it is whole and fits (nil when absent, null, fractional
+  /// or out of range); throws as `number(_:)` does for a value that is no number.
+  func integer(_ key: FieldKey) throws(ImportError) -> Int?
   /// A boolean; numbers count as true when nonzero.
   func bool(_ key: FieldKey) throws(ImportError) -> Bool?
   func instant(_ key: FieldKey) throws(ImportError) -> Instant?
@@ -96,6 +99,10 @@ enum KnownClass: UInt8, CaseIterable {
 }
 
 extension ResultObject {
+  func integer(_ key: FieldKey) throws(ImportError) -> Int? {
+    try number(key).flatMap { Int(exactly: $0.double) }
+  }
+
   var resultFamily: any ResultFamily.Type { ResultFamilies.family(forClassChain: classChain) }
 
   func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
