@@ -116,36 +116,50 @@ public struct Flattener: Sendable {
     -> Int
   {
     var count = 0
-    for step in run.steps {
-      for record in step.results {
-        let status = AnswerStatus(record.answer)
-        var index: Int64 = 0
-        encoder.forEachValue(of: record.answer, className: record.className) { value in
-          index += 1
-          appendRunKey(run, to: &builder)
-          builder.appendText(step.identifier)
-          builder.appendText(record.identifier)
-          builder.appendText(record.answerType.rawValue)
-          builder.appendText(status.rawValue)
-          builder.appendInteger(index)
-          builder.append(value.value)
-          builder.append(value.number)
-          builder.append(value.datetime)
-          builder.append(value.unit)
-          appendInstant(record.startDate, to: &builder)
-          appendInstant(record.endDate, to: &builder)
-          appendSeconds(record.durationSeconds, to: &builder)
-          builder.appendText(run.source)
-          builder.append(value.timeZone)
-          builder.append(value.latitude)
-          builder.append(value.longitude)
-          builder.append(value.contentType)
-          builder.endRow()
+    // Records read in place through a pointer: `for record in step.results` copied each one
+    // (retaining every field) and destroyed the copy, per result.
+    for stepIndex in run.steps.indices {
+      run.steps[stepIndex].results.withUnsafeBufferPointer { records in
+        for index in records.indices {
+          count += appendAnswerRows(
+            of: records.baseAddress! + index, step: run.steps[stepIndex].identifier, run: run,
+            to: &builder)
         }
-        count += Int(index)
       }
     }
     return count
+  }
+
+  /// The `answers` rows of one record; returns how many.
+  @inline(__always)
+  private func appendAnswerRows<Builder: RowBuilder & ~Copyable>(
+    of record: UnsafePointer<ResultRecord>, step: String, run: TaskRun, to builder: inout Builder
+  ) -> Int {
+    let status = AnswerStatus(record.pointee.answer)
+    var index: Int64 = 0
+    encoder.forEachValue(of: record.pointee.answer, className: record.pointee.className) { value in
+      index += 1
+      appendRunKey(run, to: &builder)
+      builder.appendText(step)
+      builder.appendText(record.pointee.identifier)
+      builder.appendText(record.pointee.answerType.rawValue)
+      builder.appendText(status.rawValue)
+      builder.appendInteger(index)
+      builder.append(value.value)
+      builder.append(value.number)
+      builder.append(value.datetime)
+      builder.append(value.unit)
+      appendInstant(record.pointee.startDate, to: &builder)
+      appendInstant(record.pointee.endDate, to: &builder)
+      appendSeconds(record.pointee.durationSeconds, to: &builder)
+      builder.appendText(run.source)
+      builder.append(value.timeZone)
+      builder.append(value.latitude)
+      builder.append(value.longitude)
+      builder.append(value.contentType)
+      builder.endRow()
+    }
+    return Int(index)
   }
 
   /// The number of `answers` rows `answerRows(run)` returns, without building them.
