@@ -32,14 +32,19 @@ public struct WideRunContribution: Sendable {
     results.reserveCapacity(resultCount)
     pairValues = []
     pairValues.reserveCapacity(2 * resultCount)
-    for step in run.steps {
-      for index in step.results.indices {
-        let result = WideResult(step.results[index], step: step.identifier, encoder: encoder)
-        if result.isAnswered {
-          pairValues.append(result.packed)
-          for _ in result.options { pairValues.append(.integer(1)) }
+    for stepIndex in run.steps.indices {
+      // Records read in place through a pointer: the array's subscript copied each one
+      // (retaining every field) and destroyed the copy, per result.
+      run.steps[stepIndex].results.withUnsafeBufferPointer { records in
+        for index in records.indices {
+          let result = WideResult(
+            records.baseAddress! + index, step: run.steps[stepIndex].identifier, encoder: encoder)
+          if result.isAnswered {
+            pairValues.append(result.packed)
+            for _ in result.options { pairValues.append(.integer(1)) }
+          }
+          results.append(result)
         }
-        results.append(result)
       }
     }
   }
@@ -59,16 +64,17 @@ struct WideResult: Sendable {
   /// Chosen options with a text (null values left out), in archive order.
   var options: [WideOption]
 
-  init(_ record: borrowing ResultRecord, step: String, encoder: AnswerEncoder) {
-    key = QuestionKey(step: step, item: record.identifier)
-    answerType = record.answerType
-    packed = WideResult.packedValue(record.answer, encoder: encoder)
+  /// `record` is read field by field, in place (see `WideRunContribution.init`).
+  init(_ record: UnsafePointer<ResultRecord>, step: String, encoder: AnswerEncoder) {
+    key = QuestionKey(step: step, item: record.pointee.identifier)
+    answerType = record.pointee.answerType
+    packed = WideResult.packedValue(record.pointee.answer, encoder: encoder)
     kinds = ValueKinds(packed)
     var choices: [ChoiceValue] = []
-    if case .choices(let values) = record.answer { choices = values }
-    isChoice = record.answerType == .choice || !choices.isEmpty
-    allowsSeveral = isChoice && (record.questionType != 2 || choices.count > 1)
-    isAnswered = AnswerStatus(record.answer) == .answered
+    if case .choices(let values) = record.pointee.answer { choices = values }
+    isChoice = record.pointee.answerType == .choice || !choices.isEmpty
+    allowsSeveral = isChoice && (record.pointee.questionType != 2 || choices.count > 1)
+    isAnswered = AnswerStatus(record.pointee.answer) == .answered
     options = []
     guard isAnswered else { return }
     for choice in choices {
