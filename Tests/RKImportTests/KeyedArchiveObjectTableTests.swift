@@ -173,6 +173,57 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertNil(archive.plainDateSeconds(uid: Int(twoClasses), depth: 1))
   }
 
+  func testValueOutOfRange_PairsNotStored_ClassAndKeysStillRead() throws {
+    // A value reference out of range before, at or after `$class`, and `$class` twice (the
+    // last counts): the object resolves through the checked path where its pairs cannot be
+    // trusted, and the bad key alone is reported.
+    let builder = ArchiveBuilder()
+    let task = builder.object("ORKTaskResult", classes: resultChain, [])
+    let step = builder.object(
+      "ORKStepResult", classes: ["ORKStepResult", "ORKCollectionResult", "ORKResult", "NSObject"],
+      [])
+    let (taskClass, stepClass) = (task + 1, step + 1)
+    func object(_ entries: [(String, PlistObject?)]) -> UInt64 {
+      // nil: a reference to plist object 250, which does not exist.
+      let keys = entries.map { builder.add(.string($0.0)) }
+      let values = entries.map { entry in entry.1.map { builder.add($0) } ?? 250 }
+      return builder.inline(.dictionary(keys: keys, values: values))
+    }
+    let badBefore = object([
+      ("identifier", .string("a")), ("note", nil), ("$class", .uid(taskClass)),
+    ])
+    let badAfter = object([
+      ("$class", .uid(taskClass)), ("identifier", .string("b")), ("note", nil),
+    ])
+    let twice = object([
+      ("$class", .uid(taskClass)), ("identifier", .string("c")), ("$class", .uid(stepClass)),
+    ])
+    let twiceBadLast = object([
+      ("$class", .uid(stepClass)), ("note", nil), ("$class", .uid(taskClass)),
+    ])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    func resolved(_ uid: UInt64) throws -> ArchivedObject {
+      guard case .object(let object) = try archive.value(uid: uid, depth: 1) else {
+        throw ImportError(reason: "object \(uid) is not an object")
+      }
+      return object
+    }
+    for (uid, identifier) in [(badBefore, "a"), (badAfter, "b")] {
+      let object = try resolved(uid)
+      XCTAssertEqual(object.className, "ORKTaskResult")
+      XCTAssertLessThan(object.resolved.pairStart, 0, "pairs not stored")
+      XCTAssertEqual(try object.string(.identifier), identifier)
+      XCTAssertThrowsError(try object.value(forKey: "note")) { error in
+        XCTAssertEqual((error as? ImportError)?.reason.contains("out of range"), true)
+      }
+    }
+    let both = try resolved(twice)
+    XCTAssertEqual(both.className, "ORKStepResult")
+    XCTAssertGreaterThanOrEqual(both.resolved.pairStart, 0, "pairs stored")
+    XCTAssertEqual(try both.string(.identifier), "c")
+    XCTAssertEqual(try resolved(twiceBadLast).className, "ORKTaskResult")
+  }
+
   func testHasKey_FromStoredPairs_SameAsScanningTheKeys() throws {
     // A key holding `$null` is present; an absent key, and one only in another object, not.
     let builder = ArchiveBuilder()

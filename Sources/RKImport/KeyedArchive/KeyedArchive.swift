@@ -471,36 +471,67 @@ final class KeyedArchive {
     var keyOutOfRange = false
     /// Every pair was written (false when a value reference is out of range, or no storage).
     var pairsComplete = true
+
+    /// Notes key `code` of entry `index`: a `FieldKey` joins `keys`, `$class` moves
+    /// `classEntry`.
+    @inline(__always)
+    mutating func note(_ code: UInt8, at index: Int) {
+      guard code < KeyIDTable.firstSpecialCode else { return }
+      keys.insert(rawValue: code)
+      if code == FieldKey.classMarker.rawValue { classEntry = index }
+    }
   }
 
   /// Reads a dictionary's key and value references straight from the buffer (the ranges were
   /// checked by `BPlistDocument.init` and `header`): each key's `FieldKey`, and each value as a
   /// UID within `$objects` when it is one, else as its plist object number. Never throws:
   /// whatever it cannot judge, `scanKeys` and the lookups read again through checked paths.
+  ///
+  /// Two loops: the first reads the references and writes the pairs, the second sums up their
+  /// keys. One loop doing both kept too much state to hold in registers (~125 instructions a
+  /// pair, most of them spills).
   private func readPairs(
     _ header: PlistObjectHeader, in buffer: UnsafeBufferPointer<UInt8>,
     into pairs: UnsafeMutablePointer<KeyPair>?
   ) -> PairPass {
     var pass = PairPass()
-    pass.pairsComplete = pairs != nil
     guard let base = buffer.baseAddress else {
       pass.pairsComplete = false
       return pass
     }
     let count = header.count
     let refSize = plist.refSize
-    let offsetSize = plist.offsetSize
-    let tableStart = plist.offsetTableOffset
     let objectCount = UInt64(plist.objectCount)
-    let uidCount = UInt64(objectRefs.count)
     // Offsets below stay inside ranges `header` and `BPlistDocument.init` checked: wrapping
     // arithmetic, no overflow checks.
     let matcher = FieldKeyMatcher.table
     let keyRefs = header.payloadOffset
+    guard let pairs else {
+      // No storage left: the keys alone.
+      pass.pairsComplete = false
+      for index in 0..<count {
+        let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs &+ index &* refSize, refSize)
+        guard keyRef < objectCount else {
+          pass.keyOutOfRange = true
+          return pass
+        }
+        let code = keyIDs.code(
+          Int(keyRef), at: base, count: buffer.count, in: plist, matching: matcher)
+        pass.note(code, at: index)
+      }
+      return pass
+    }
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let uidCount = UInt64(objectRefs.count)
     let valueRefs = keyRefs &+ count &* refSize
+    // The first value reference out of range: that pair and the later ones keep their key's
+    // code only, and the pairs are not used.
+    var firstMisfit = count
     for index in 0..<count {
       let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs &+ index &* refSize, refSize)
       guard keyRef < objectCount else {
+        // `scanKeys` then reads the keys through the checked path: nothing else counts.
         pass.keyOutOfRange = true
         pass.pairsComplete = false
         return pass
@@ -509,17 +540,10 @@ final class KeyedArchive {
       // other fields reads them by name (and reports them) as for any unknown key.
       let code = keyIDs.code(
         Int(keyRef), at: base, count: buffer.count, in: plist, matching: matcher)
-      if code < KeyIDTable.firstSpecialCode {
-        pass.keys.insert(rawValue: code)
-        if code == FieldKey.classMarker.rawValue {
-          pass.classEntry = index
-          pass.classUID = nil
-        }
-      }
-      guard pass.pairsComplete, let pairs else { continue }
       let valueRef = BPlistDocument.readBigEndian(base, at: valueRefs &+ index &* refSize, refSize)
-      guard valueRef < objectCount else {
-        pass.pairsComplete = false
+      guard valueRef < objectCount, firstMisfit == count else {
+        firstMisfit = min(firstMisfit, index)
+        pairs[index] = KeyPair(code: code, ref: 0)
         continue
       }
       // A UID into `$objects` is decoded now, so lookups skip the value's header.
@@ -532,11 +556,16 @@ final class KeyedArchive {
         let uid = BPlistDocument.readBigEndian(base, at: start &+ 1, size)
         if uid < uidCount {
           pairs[index] = KeyPair(code: code, uid: Int(uid))
-          if pass.classEntry == index { pass.classUID = uid }
           continue
         }
       }
       pairs[index] = KeyPair(code: code, ref: Int(valueRef))
+    }
+    for index in 0..<count { pass.note(pairs[index].code, at: index) }
+    pass.pairsComplete = firstMisfit == count
+    // The UID under the last `$class`, when its pair was decoded as one.
+    if pass.classEntry >= 0, pass.classEntry < firstMisfit, pairs[pass.classEntry].isUID {
+      pass.classUID = UInt64(pairs[pass.classEntry].number)
     }
     return pass
   }
