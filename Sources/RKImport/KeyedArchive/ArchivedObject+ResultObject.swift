@@ -34,7 +34,11 @@ extension ArchivedObject: ResultObject {
   }
 
   func string(_ key: FieldKey) throws(ImportError) -> String? {
-    if let uid = uidValue(forKey: key), let text = archive.plainString(uid: uid) { return text }
+    if let uid = uidValue(forKey: key),
+      let text = archiveRef._withUnsafeGuaranteedRef({ $0.plainString(uid: uid) })
+    {
+      return text
+    }
     return try typed(key, "a string") { v throws(ImportError) in try archive.string(v) }
   }
 
@@ -59,32 +63,39 @@ extension ArchivedObject: ResultObject {
   /// directly; nil for anything else, which the general path reads (and reports). No visit is
   /// counted for plain values on either path.
   private func plainNumber(_ key: FieldKey) -> NumberValue? {
-    plainNumberHeader(key).flatMap(archive.plist.number)
+    guard let header = plainNumberHeader(key) else { return nil }
+    return archiveRef._withUnsafeGuaranteedRef { $0.plist.number(header) }
   }
 
   /// `plainNumber(key)?.double`, without the number's text.
   private func plainDouble(_ key: FieldKey) -> Double? {
-    plainNumberHeader(key).flatMap(archive.plist.numberDouble)
+    guard let header = plainNumberHeader(key) else { return nil }
+    return archiveRef._withUnsafeGuaranteedRef { $0.plist.numberDouble(header) }
   }
 
   /// The header of the plist object `plainNumber` reads under `key`.
   @inline(__always)
   private func plainNumberHeader(_ key: FieldKey) -> PlistObjectHeader? {
-    let ref: Int
-    if let inline = inlineRef(forKey: key) {
-      ref = inline
-    } else {
-      guard let uid = uidValue(forKey: key), uid > 0, uid < archive.objectRefs.count else {
-        return nil
+    let inline = inlineRef(forKey: key)
+    let uid = inline == nil ? uidValue(forKey: key) : nil
+    guard inline != nil || uid != nil else { return nil }
+    return archiveRef._withUnsafeGuaranteedRef { archive -> PlistObjectHeader? in
+      let ref: Int
+      if let inline {
+        ref = inline
+      } else {
+        guard let uid, uid > 0, uid < archive.objectRefs.count else { return nil }
+        ref = archive.objectRefs[uid]
       }
-      ref = archive.objectRefs[uid]
+      return try? archive.plist.header(ref)
     }
-    return try? archive.plist.header(ref)
   }
 
   func instant(_ key: FieldKey) throws(ImportError) -> Instant? {
     if let uid = uidValue(forKey: key),
-      let seconds = archive.plainDateSeconds(uid: uid, depth: depth + 1)
+      let seconds = archiveRef._withUnsafeGuaranteedRef({
+        $0.plainDateSeconds(uid: uid, depth: depth + 1)
+      })
     {
       return Instant(secondsSinceReferenceDate: seconds)
     }
@@ -166,7 +177,9 @@ extension ArchivedObject: ResultObject {
 
   func objects(_ key: FieldKey) throws(ImportError) -> [ArchivedObject]? {
     let value: ArchiveValue
-    if let uid = uidValue(forKey: key), let array = archive.plainArray(uid: uid, depth: depth + 1) {
+    if let uid = uidValue(forKey: key),
+      let array = archiveRef._withUnsafeGuaranteedRef({ $0.plainArray(uid: uid, depth: depth + 1) })
+    {
       // A plain NSArray read in place: its inline array, walked as the NSArray's would be.
       value = .inline(array)
     } else {
@@ -178,13 +191,15 @@ extension ArchivedObject: ResultObject {
     // resolution errors come first.
     var misfit: ArchiveValue?
     let isCollection = try locate(key.name) { () throws(ImportError) -> Bool in
-      try archive.forEachElement(of: value, depth: depth + 1) { count in
-        objects.reserveCapacity(count)
-      } body: { element in
-        if case .object(let object) = element {
-          objects.append(object)
-        } else if misfit == nil {
-          misfit = element
+      try withArchive { archive throws(ImportError) in
+        try archive.forEachElement(of: value, depth: depth + 1) { count in
+          objects.reserveCapacity(count)
+        } body: { element in
+          if case .object(let object) = element {
+            objects.append(object)
+          } else if misfit == nil {
+            misfit = element
+          }
         }
       }
     }

@@ -6,13 +6,23 @@ struct ArchivedObject {
   /// Held without reference counting: an `ArchivedObject` is only used while its archive is
   /// alive (`KeyedArchiveImporter` and `ArchiveInspector` keep it alive around decoding), and
   /// copies are made on every lookup.
-  unowned(unsafe) let archive: KeyedArchive
+  let archiveRef: Unmanaged<KeyedArchive>
+  /// The archive, for lookups off the hot path (each use retains and releases it around the
+  /// call; the hot ones go through `archiveRef._withUnsafeGuaranteedRef`, which does not).
+  var archive: KeyedArchive { archiveRef.takeUnretainedValue() }
   /// The object's number in `$objects` (its UID).
   let uid: Int
   /// How many objects and containers lie between the root and this object.
   let depth: Int
   /// What resolving the object found (class, keys, pairs).
   let resolved: ResolvedObject
+
+  init(archive: KeyedArchive, uid: Int, depth: Int, resolved: ResolvedObject) {
+    archiveRef = Unmanaged.passUnretained(archive)
+    self.uid = uid
+    self.depth = depth
+    self.resolved = resolved
+  }
 
   /// The object's dictionary (checked when the object was resolved).
   var header: PlistObjectHeader {
@@ -69,6 +79,17 @@ struct ArchivedObject {
     return nil
   }
 
+  /// `body` on the archive, borrowed without retaining it: a method called on `archive` is
+  /// bracketed by a retain and a release (~45 instructions), and a lookup calls one or two.
+  @inline(__always)
+  func withArchive<T>(
+    _ body: (KeyedArchive) throws(ImportError) -> T
+  ) throws(ImportError) -> T {
+    try archiveRef._withUnsafeGuaranteedRef { archive in
+      Result { () throws(ImportError) -> T in try body(archive) }
+    }.get()
+  }
+
   /// The first pair under `key` among the object's stored pairs, or nil when it is absent;
   /// only for objects with `resolved.pairStart >= 0`.
   @inline(__always)
@@ -108,8 +129,15 @@ struct ArchivedObject {
     do {
       if resolved.pairStart >= 0 {
         guard let pair = pair(key) else { return nil }
-        if pair.isUID { return try archive.value(uid: UInt64(pair.number), depth: depth + 1) }
-        return try archive.resolve(ref: pair.number, depth: depth + 1)
+        let depth = depth + 1
+        if pair.isUID {
+          return try withArchive { archive throws(ImportError) in
+            try archive.value(uid: UInt64(pair.number), depth: depth)
+          }
+        }
+        return try withArchive { archive throws(ImportError) in
+          try archive.resolve(ref: pair.number, depth: depth)
+        }
       }
       guard let ref = try ref(forKey: key) else { return nil }
       return try archive.resolve(ref: ref, depth: depth + 1)
