@@ -456,5 +456,33 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(left.hashValue, right.hashValue)
     XCTAssertNotEqual(left, other)
     XCTAssertEqual(Set([left, right, other]).count, 2)
+    XCTAssertEqual(left.mixedHash, right.mixedHash)
+  }
+
+  func testSignatureTable_CollidingHashes_EachSignatureFindsItsRecord() {
+    func record(_ name: String) -> ArchiveClass {
+      ArchiveClass(
+        name: name, chain: [name, "NSObject"], foundation: nil,
+        family: GenericResultFamily.self, knownClasses: 0)
+    }
+    func signature(_ name: String) -> ClassSignature { ClassSignature(bytes: Array(name.utf8)) }
+    var table = SignatureTable()
+    // Three signatures forced onto one hash, and its neighbouring slot taken by a fourth: the
+    // probe walks past the others and compares bytes, not only hashes.
+    let shared: UInt64 = 0x1234_5678_9ABC_DEF0
+    for name in ["ORKA", "ORKB", "ORKC"] {
+      table.insert(record(name), for: signature(name), hash: shared)
+    }
+    table.insert(record("ORKD"), for: signature("ORKD"), hash: shared + 1)
+    for name in ["ORKA", "ORKB", "ORKC"] {
+      XCTAssertEqual(table.record(for: signature(name), hash: shared)?.name, name)
+    }
+    XCTAssertEqual(table.record(for: signature("ORKD"), hash: shared + 1)?.name, "ORKD")
+    XCTAssertNil(table.record(for: signature("ORKE"), hash: shared))
+    XCTAssertNil(table.record(for: signature("ORKA"), hash: shared + 2))
+    // The same signature again keeps the first record.
+    table.insert(record("other"), for: signature("ORKB"), hash: shared)
+    XCTAssertEqual(table.record(for: signature("ORKB"), hash: shared)?.name, "ORKB")
+    XCTAssertEqual(table.count, 4)
   }
 }

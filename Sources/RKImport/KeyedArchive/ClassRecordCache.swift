@@ -58,10 +58,12 @@ struct ClassSignature: Hashable, Sendable {
     }
   }
 
-  func hash(into hasher: inout Hasher) {
-    // One multiply-rotate pass over 8-byte words: a signature is hashed once per class record
-    // of every archive, and SipHash over all its bytes cost more than reading the record.
-    // The cache holds at most `ClassRecordCache.maximumCount` entries, so collisions stay cheap.
+  func hash(into hasher: inout Hasher) { hasher.combine(mixedHash) }
+
+  /// One multiply-rotate pass over 8-byte words: a signature is hashed once per class record
+  /// of every archive, and SipHash over all its bytes cost more than reading the record.
+  /// The cache holds at most `ClassRecordCache.maximumCount` entries, so collisions stay cheap.
+  var mixedHash: UInt64 {
     var mixed = UInt64(bytes.count)
     bytes.withUnsafeBytes { raw in
       var offset = 0
@@ -78,27 +80,64 @@ struct ClassSignature: Hashable, Sendable {
       }
       mixed = (mixed ^ tail) &* 0xC2B2_AE3D_27D4_EB4F
     }
-    hasher.combine(mixed)
+    return mixed
   }
 }
 
 /// A process-wide, thread-safe map from class signatures to decoded records.
+///
+/// Open addressing on `ClassSignature.mixedHash`, not a `Dictionary`: a lookup is made once
+/// per class record of every archive, and the dictionary's SipHash and probing cost ~440
+/// instructions of the ~2,000 a record took.
 enum ClassRecordCache {
   /// Records kept at most, so that hostile inputs with endless class names stay small.
   static let maximumCount = 1024
   /// Signatures longer than this are not cached (nor kept in memory).
   static let maximumSignatureLength = 4096
 
-  private static let records = Mutex<[ClassSignature: ArchiveClass]>([:])
+  private static let table = Mutex(SignatureTable())
 
   static func record(for signature: ClassSignature) -> ArchiveClass? {
-    records.withLock { $0[signature] }
+    let hash = signature.mixedHash
+    return table.withLock { $0.record(for: signature, hash: hash) }
   }
 
   static func remember(_ record: ArchiveClass, for signature: ClassSignature) {
     guard signature.bytes.count <= maximumSignatureLength else { return }
-    records.withLock { table in
-      if table.count < maximumCount { table[signature] = record }
+    let hash = signature.mixedHash
+    table.withLock { table in
+      if table.count < maximumCount { table.insert(record, for: signature, hash: hash) }
     }
+  }
+}
+
+/// Twice `ClassRecordCache.maximumCount` slots, so that probes stay short; linear probing.
+struct SignatureTable: Sendable {
+  private static let slotCount = 2 * ClassRecordCache.maximumCount
+  private var hashes = [UInt64](repeating: 0, count: slotCount)
+  private var entries = [(signature: ClassSignature, record: ArchiveClass)?](
+    repeating: nil, count: slotCount)
+  private(set) var count = 0
+
+  func record(for signature: ClassSignature, hash: UInt64) -> ArchiveClass? {
+    var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+    while let entry = entries[slot] {
+      if hashes[slot] == hash, entry.signature == signature { return entry.record }
+      slot = (slot + 1) & (Self.slotCount - 1)
+    }
+    return nil
+  }
+
+  /// Adds a record whose signature is not in the table (a second insert of the same one, from
+  /// two threads that both missed, keeps the first).
+  mutating func insert(_ record: ArchiveClass, for signature: ClassSignature, hash: UInt64) {
+    var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+    while let entry = entries[slot] {
+      if hashes[slot] == hash, entry.signature == signature { return }
+      slot = (slot + 1) & (Self.slotCount - 1)
+    }
+    hashes[slot] = hash
+    entries[slot] = (signature, record)
+    count += 1
   }
 }

@@ -50,8 +50,9 @@ final class ClassTable {
   @inline(__always)
   func knownClasses(_ index: Int) -> UInt8 { records[index].knownClasses }
 
-  /// Stores the record of class UID `uid` and returns its index.
-  func add(_ record: ArchiveClass, uid: Int) -> Int {
+  /// Stores the record of class UID `uid` and returns its index. Taken (`consuming`): the
+  /// caller's copy moves in instead of being copied and then destroyed.
+  func add(_ record: consuming ArchiveClass, uid: Int) -> Int {
     let count = counts[0]
     if count == counts[1] {
       // At most one record per UID, so this stays below the object count.
