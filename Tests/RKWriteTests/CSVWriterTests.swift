@@ -86,6 +86,12 @@ final class CSVWriterTests: XCTestCase {
       values.indices.map { "c\($0)" } + ["nan"], [values.map { .seconds($0) } + [.seconds(.nan)]])
     // 1.2345 × 1000 = 1234.5 in binary arithmetic, rounded half away from zero: 1235 ms.
     XCTAssertEqual(text.split(separator: "\n").last, "2.5,19.846,3,-0.25,0,1.235,0.3,60.01,")
+    // Zeros inside the fraction and the whole part kept; only trailing ones dropped.
+    let more: [Double] = [0.05, 1000.001, -12.34, 4_000_000_000.25, -0.0004, 10, 0.5]
+    let moreText = try written(
+      more.indices.map { "d\($0)" }, [more.map { .seconds($0) }])
+    XCTAssertEqual(
+      moreText.split(separator: "\n").last, "0.05,1000.001,-12.34,4000000000.25,0,10,0.5")
   }
 
   func testCSV_ExtremeInstants_WrittenWithoutTrap() throws {

@@ -113,19 +113,35 @@ enum CSVFieldEncoder {
       return
     }
     let ms = Int64(scaled)
-    if ms < 0 { buffer.append(UInt8(ascii: "-")) }
     let magnitude = ms.magnitude
-    appendUnsigned(magnitude / 1000, to: &buffer)
+    var whole = magnitude / 1000
     var fraction = Int(magnitude % 1000)
-    guard fraction != 0 else { return }
-    buffer.append(UInt8(ascii: "."))
-    var width = 3
-    while fraction % 10 == 0 {
-      fraction /= 10
-      width -= 1
+    // Written right to left on the stack and appended once (at most 13 digits, a point, 3
+    // digits and a sign): one capacity check per value instead of one per character.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+      var start = text.count
+      func put(_ byte: UInt8) {
+        start -= 1
+        text[start] = byte
+      }
+      if fraction != 0 {
+        var width = 3
+        while fraction % 10 == 0 {
+          fraction /= 10
+          width -= 1
+        }
+        for _ in 0..<width {
+          put(UInt8(48 + fraction % 10))
+          fraction /= 10
+        }
+        put(UInt8(ascii: "."))
+      }
+      repeat {
+        put(UInt8(truncatingIfNeeded: whole % 10) &+ 48)
+        whole /= 10
+      } while whole > 0
+      if ms < 0 { put(UInt8(ascii: "-")) }
+      buffer.append(UnsafeBufferPointer(rebasing: text[start...]))
     }
-    if width == 3 { buffer.append(UInt8(48 + fraction / 100)) }
-    if width >= 2 { buffer.append(UInt8(48 + fraction / 10 % 10)) }
-    buffer.append(UInt8(48 + fraction % 10))
   }
 }
