@@ -95,13 +95,15 @@ public struct Flattener: Sendable {
   )
     -> Int
   {
-    for (offset, step) in run.steps.enumerated() {
+    // By index, field by field: `for step in run.steps` copied each step record (retaining
+    // its identifier, results and extra fields) and destroyed the copy.
+    for index in run.steps.indices {
       appendRunKey(run, to: &builder)
-      builder.appendInteger(Int64(offset + 1))
-      builder.appendText(step.identifier)
-      appendInstant(step.startDate, to: &builder)
-      appendInstant(step.endDate, to: &builder)
-      appendSeconds(step.durationSeconds, to: &builder)
+      builder.appendInteger(Int64(index + 1))
+      builder.appendText(run.steps[index].identifier)
+      appendInstant(run.steps[index].startDate, to: &builder)
+      appendInstant(run.steps[index].endDate, to: &builder)
+      appendSeconds(run.steps[index].durationSeconds, to: &builder)
       builder.appendText(run.source)
       builder.endRow()
     }
