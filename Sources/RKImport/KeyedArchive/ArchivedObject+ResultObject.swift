@@ -28,7 +28,7 @@ extension ArchivedObject: ResultObject {
     _ read: (ArchiveValue) throws(ImportError) -> T?
   ) throws(ImportError) -> T? {
     guard let value = try present(key) else { return nil }
-    let result = try locate(key.name) { () throws(ImportError) -> T? in try read(value) }
+    let result = try locate(key) { () throws(ImportError) -> T? in try read(value) }
     guard let result else { throw mismatch(key.name, expected: expected, found: value) }
     return result
   }
@@ -190,7 +190,7 @@ extension ArchivedObject: ResultObject {
     // The first element that is not an object: reported once every element is resolved, as
     // resolution errors come first.
     var misfit: ArchiveValue?
-    let isCollection = try locate(key.name) { () throws(ImportError) -> Bool in
+    let isCollection = try locate(key) { () throws(ImportError) -> Bool in
       try withArchive { archive throws(ImportError) in
         try archive.forEachElement(of: value, depth: depth + 1) { count in
           objects.reserveCapacity(count)
@@ -212,7 +212,7 @@ extension ArchivedObject: ResultObject {
 
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
     guard let value = try present(key) else { return nil }
-    return try locate(key.name) { () throws(ImportError) in
+    return try locate(key) { () throws(ImportError) in
       try archive.keyedValue(value, depth: depth + 1)
     }
   }

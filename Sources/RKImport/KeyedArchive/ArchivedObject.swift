@@ -198,6 +198,20 @@ struct ArchivedObject {
     }
   }
 
+  /// `locate(key.name, body)`, naming the key only when an error needs it: the lookups run it
+  /// on every present value.
+  @inline(__always)
+  func locate<T>(
+    _ key: FieldKey, _ body: () throws(ImportError) -> T
+  ) throws(ImportError) -> T {
+    do {
+      return try body()
+    } catch {
+      guard error.location.isEmpty else { throw error }
+      throw ImportError(location: "\(location) \(key.name)", reason: error.reason)
+    }
+  }
+
   /// Runs `body`, giving errors that lack a place this object and key as their location.
   func locate<T>(
     _ key: String, _ body: () throws(ImportError) -> T
