@@ -338,6 +338,98 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     }
   }
 
+  func testForEachObject_PlainArray_SameObjectsAndErrorsAsObjects() throws {
+    // The task's `results` is a plain NSArray once the root array has read NSArray's class
+    // record: `forEachObject` then reads it in place, and must agree with `objects(_:)`.
+    let stepChain = ["ORKStepResult", "ORKCollectionResult", "ORKResult", "NSObject"]
+    func archive(results: (ArchiveBuilder) -> [UInt64]) throws -> (KeyedArchive, UInt64) {
+      let builder = ArchiveBuilder()
+      let list = builder.array(results(builder))
+      let task = builder.object(
+        "ORKTaskResult", classes: resultChain, [("results", .uid(list))])
+      return (try KeyedArchive(bytes: builder.bytes(root: builder.array([task]))), task)
+    }
+    func task(_ archive: KeyedArchive, _ uid: UInt64) throws -> ArchivedObject {
+      _ = try archive.root()  // reads NSArray's class record
+      guard case .object(let object) = try archive.value(uid: uid, depth: 1) else {
+        throw ImportError(reason: "not an object")
+      }
+      return object
+    }
+    func outcome(_ read: () throws -> [Int]) -> String {
+      do { return try read().map(String.init).joined(separator: ",") } catch {
+        return
+          "\((error as? ImportError)?.location ?? "") | \((error as? ImportError)?.reason ?? "")"
+      }
+    }
+    let shapes: [(String, (ArchiveBuilder) -> [UInt64])] = [
+      (
+        "two steps",
+        { b in
+          [
+            b.object("ORKStepResult", classes: stepChain, [("identifier", .string("s1"))]),
+            b.object("ORKStepResult", classes: stepChain, [("identifier", .string("s2"))]),
+          ]
+        }
+      ),
+      ("a string", { b in [b.string("not an object")] }),
+      ("a string, then a reference out of range", { b in [b.string("x"), 9999] }),
+      (
+        "a step, then a reference out of range",
+        { b in
+          [b.object("ORKStepResult", classes: stepChain, [("identifier", .int(7))]), 9999]
+        }
+      ),
+      ("empty", { _ in [] }),
+    ]
+    for (name, results) in shapes {
+      let (first, firstTask) = try archive(results: results)
+      let (second, secondTask) = try archive(results: results)
+      let viaArray = outcome {
+        try withExtendedLifetime(first) {
+          try task(first, firstTask).objects(.results)?.map(\.uid) ?? []
+        }
+      }
+      let viaVisitor = outcome {
+        try withExtendedLifetime(second) {
+          let object = try task(second, secondTask)
+          var uids: [Int] = []
+          var counted = -1
+          try object.forEachObject(.results) {
+            counted = $0
+          } body: {
+            uids.append($0.uid)
+          }
+          XCTAssertEqual(counted, uids.count, name)
+          return uids
+        }
+      }
+      XCTAssertEqual(viaVisitor, viaArray, name)
+    }
+    // By hand: the two steps in order, and a reference out of range reported before the
+    // string (the mismatch), as every element is read first.
+    let (archiveOfTwo, taskOfTwo) = try archive(results: shapes[0].1)
+    try withExtendedLifetime(archiveOfTwo) {
+      var identifiers: [String] = []
+      try task(archiveOfTwo, taskOfTwo).forEachObject(.results) { _ in
+      } body: { step throws(ImportError) in
+        identifiers.append(try step.string(.identifier) ?? "")
+      }
+      XCTAssertEqual(identifiers, ["s1", "s2"])
+    }
+    let (archiveOfBad, taskOfBad) = try archive(results: shapes[2].1)
+    try withExtendedLifetime(archiveOfBad) {
+      XCTAssertThrowsError(
+        try task(archiveOfBad, taskOfBad).forEachObject(.results) { _ in
+        } body: { _ in
+        }
+      ) { error in
+        XCTAssertEqual(
+          (error as? ImportError)?.reason.hasPrefix("reference to object 9999 out of range"), true)
+      }
+    }
+  }
+
   func testSharedObject_ReadTwice_GivesTheSameValues() throws {
     let builder = ArchiveBuilder()
     let date = builder.date(500)

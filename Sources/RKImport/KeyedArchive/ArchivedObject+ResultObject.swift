@@ -210,6 +210,44 @@ extension ArchivedObject: ResultObject {
     return objects
   }
 
+  func forEachObject(
+    _ key: FieldKey, count: (Int) -> Void, body: (ArchivedObject) throws(ImportError) -> Void
+  ) throws(ImportError) {
+    guard let uid = uidValue(forKey: key),
+      let array = archiveRef._withUnsafeGuaranteedRef({ $0.plainArray(uid: uid, depth: depth + 1) })
+    else {
+      // Anything but a plain NSArray (which `objects` would not read in place either).
+      guard let objects = try objects(key) else { return }
+      count(objects.count)
+      for object in objects { try body(object) }
+      return
+    }
+    // As `objects(_:)` reads a plain NSArray, into temporary storage instead of an array: a
+    // step's results and a task's steps are such arrays, and each was an allocation.
+    try withUnsafeTemporaryAllocation(of: ArchivedObject.self, capacity: array.count) {
+      objects throws(ImportError) in
+      guard let base = objects.baseAddress else { return }
+      var found = 0
+      var misfit: ArchiveValue?
+      _ = try locate(key) { () throws(ImportError) -> Bool in
+        try withArchive { archive throws(ImportError) in
+          try archive.forEachElement(of: .inline(array), depth: depth + 1) { _ in
+          } body: { element in
+            if case .object(let object) = element, found < objects.count {
+              (base + found).initialize(to: object)
+              found += 1
+            } else if misfit == nil {
+              misfit = element
+            }
+          }
+        }
+      }
+      if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
+      count(found)
+      for index in 0..<found { try body(base[index]) }
+    }
+  }
+
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
     guard let value = try present(key) else { return nil }
     return try locate(key) { () throws(ImportError) in

@@ -48,9 +48,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
 
   private mutating func steps(in collection: Object) throws(ImportError) -> [StepRecord] {
     var steps = [StepRecord]()
-    let children = try collection.objects(.results) ?? []
-    steps.reserveCapacity(children.count)
-    for child in children {
+    try collection.forEachObject(.results) { count in
+      steps.reserveCapacity(count)
+    } body: { child throws(ImportError) in
       if child.isKind(of: .stepResult) {
         steps.append(try stepRecord(from: child))
       } else if child.isKind(of: .taskResult) {
@@ -72,9 +72,9 @@ struct ResearchKitDecoder<Object: ResultObject> {
     var record = StepRecord(
       identifier: try step.string(.identifier) ?? "",
       startDate: try step.instant(.startDate), endDate: try step.instant(.endDate))
-    let children = try step.objects(.results) ?? []
-    record.results.reserveCapacity(children.count)
-    for child in children {
+    try step.forEachObject(.results) { count in
+      record.results.reserveCapacity(count)
+    } body: { child throws(ImportError) in
       record.results.append(try resultRecord(from: child))
     }
     if let technology = try step.string(.enabledAssistiveTechnology) {

@@ -63,6 +63,12 @@ protocol ResultObject {
   func object(_ key: FieldKey) throws(ImportError) -> Self?
   /// An array of nested ResearchKit objects.
   func objects(_ key: FieldKey) throws(ImportError) -> [Self]?
+  /// `objects(key)`, handed out one by one: `count` gets their number, then `body` each, in
+  /// order, once all are read (so errors in reading them come first, as with `objects`).
+  /// Nothing when the key is absent.
+  func forEachObject(
+    _ key: FieldKey, count: (Int) -> Void, body: (Self) throws(ImportError) -> Void
+  ) throws(ImportError)
   /// Any value, generically (nested objects as `.object(className:fields:)`).
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue?
   /// Whether `key` holds an `ORKNoAnswer` (`ORKDontKnowAnswer`) marker.
@@ -99,6 +105,14 @@ enum KnownClass: UInt8, CaseIterable {
 }
 
 extension ResultObject {
+  func forEachObject(
+    _ key: FieldKey, count: (Int) -> Void, body: (Self) throws(ImportError) -> Void
+  ) throws(ImportError) {
+    guard let objects = try objects(key) else { return }
+    count(objects.count)
+    for object in objects { try body(object) }
+  }
+
   func integer(_ key: FieldKey) throws(ImportError) -> Int? {
     try number(key).flatMap { Int(exactly: $0.double) }
   }
