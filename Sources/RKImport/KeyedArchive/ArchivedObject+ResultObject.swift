@@ -226,7 +226,7 @@ extension ArchivedObject: ResultObject {
     // step's results and a task's steps are such arrays, and each was an allocation.
     try withUnsafeTemporaryAllocation(of: ArchivedObject.self, capacity: array.count) {
       objects throws(ImportError) in
-      guard let base = objects.baseAddress else { return }
+      // An empty array is walked too: the walk counts its visit and checks its depth.
       var found = 0
       var misfit: ArchiveValue?
       _ = try locate(key) { () throws(ImportError) -> Bool in
@@ -234,7 +234,7 @@ extension ArchivedObject: ResultObject {
           try archive.forEachElement(of: .inline(array), depth: depth + 1) { _ in
           } body: { element in
             if case .object(let object) = element, found < objects.count {
-              (base + found).initialize(to: object)
+              objects.initializeElement(at: found, to: object)
               found += 1
             } else if misfit == nil {
               misfit = element
@@ -244,7 +244,7 @@ extension ArchivedObject: ResultObject {
       }
       if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
       count(found)
-      for index in 0..<found { try body(base[index]) }
+      for index in 0..<found { try body(objects[index]) }
     }
   }
 
