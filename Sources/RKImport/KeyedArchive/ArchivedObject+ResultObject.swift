@@ -35,7 +35,7 @@ extension ArchivedObject: ResultObject {
 
   func string(_ key: FieldKey) throws(ImportError) -> String? {
     if let uid = uidValue(forKey: key),
-      let text = archiveRef._withUnsafeGuaranteedRef({ $0.plainString(uid: uid) })
+      let text = withArchive({ $0.plainString(uid: uid) })
     {
       return text
     }
@@ -63,37 +63,36 @@ extension ArchivedObject: ResultObject {
   /// directly; nil for anything else, which the general path reads (and reports). No visit is
   /// counted for plain values on either path.
   private func plainNumber(_ key: FieldKey) -> NumberValue? {
-    guard let header = plainNumberHeader(key) else { return nil }
-    return archiveRef._withUnsafeGuaranteedRef { $0.plist.number(header) }
+    withArchive { archive in plainNumberHeader(key, in: archive).flatMap(archive.plist.number) }
   }
 
   /// `plainNumber(key)?.double`, without the number's text.
   private func plainDouble(_ key: FieldKey) -> Double? {
-    guard let header = plainNumberHeader(key) else { return nil }
-    return archiveRef._withUnsafeGuaranteedRef { $0.plist.numberDouble(header) }
+    withArchive { archive in
+      plainNumberHeader(key, in: archive).flatMap(archive.plist.numberDouble)
+    }
   }
 
   /// The header of the plist object `plainNumber` reads under `key`.
   @inline(__always)
-  private func plainNumberHeader(_ key: FieldKey) -> PlistObjectHeader? {
-    let inline = inlineRef(forKey: key)
-    let uid = inline == nil ? uidValue(forKey: key) : nil
-    guard inline != nil || uid != nil else { return nil }
-    return archiveRef._withUnsafeGuaranteedRef { archive -> PlistObjectHeader? in
-      let ref: Int
-      if let inline {
-        ref = inline
-      } else {
-        guard let uid, uid > 0, uid < archive.objectRefs.count else { return nil }
-        ref = archive.objectRefs[uid]
+  private func plainNumberHeader(
+    _ key: FieldKey, in archive: KeyedArchive
+  ) -> PlistObjectHeader? {
+    let ref: Int
+    if let inline = inlineRef(forKey: key) {
+      ref = inline
+    } else {
+      guard let uid = uidValue(forKey: key), uid > 0, uid < archive.objectRefs.count else {
+        return nil
       }
-      return try? archive.plist.header(ref)
+      ref = archive.objectRefs[uid]
     }
+    return try? archive.plist.header(ref)
   }
 
   func instant(_ key: FieldKey) throws(ImportError) -> Instant? {
     if let uid = uidValue(forKey: key),
-      let seconds = archiveRef._withUnsafeGuaranteedRef({
+      let seconds = withArchive({
         $0.plainDateSeconds(uid: uid, depth: depth + 1)
       })
     {
@@ -178,7 +177,7 @@ extension ArchivedObject: ResultObject {
   func objects(_ key: FieldKey) throws(ImportError) -> [ArchivedObject]? {
     let value: ArchiveValue
     if let uid = uidValue(forKey: key),
-      let array = archiveRef._withUnsafeGuaranteedRef({ $0.plainArray(uid: uid, depth: depth + 1) })
+      let array = withArchive({ $0.plainArray(uid: uid, depth: depth + 1) })
     {
       // A plain NSArray read in place: its inline array, walked as the NSArray's would be.
       value = .inline(array)
@@ -214,7 +213,7 @@ extension ArchivedObject: ResultObject {
     _ key: FieldKey, count: (Int) -> Void, body: (ArchivedObject) throws(ImportError) -> Void
   ) throws(ImportError) {
     guard let uid = uidValue(forKey: key),
-      let array = archiveRef._withUnsafeGuaranteedRef({ $0.plainArray(uid: uid, depth: depth + 1) })
+      let array = withArchive({ $0.plainArray(uid: uid, depth: depth + 1) })
     else {
       // Anything but a plain NSArray (which `objects` would not read in place either).
       guard let objects = try objects(key) else { return }

@@ -8,7 +8,7 @@ struct ArchivedObject {
   /// copies are made on every lookup.
   let archiveRef: Unmanaged<KeyedArchive>
   /// The archive, for lookups off the hot path (each use retains and releases it around the
-  /// call; the hot ones go through `archiveRef._withUnsafeGuaranteedRef`, which does not).
+  /// call; the hot ones go through `withArchive`, which does not).
   var archive: KeyedArchive { archiveRef.takeUnretainedValue() }
   /// The object's number in `$objects` (its UID).
   let uid: Int
@@ -81,12 +81,13 @@ struct ArchivedObject {
 
   /// `body` on the archive, borrowed without retaining it: a method called on `archive` is
   /// bracketed by a retain and a release (~45 instructions), and a lookup calls one or two.
+  /// (`_withUnsafeGuaranteedRef` rethrows untyped errors: a `Result` carries the typed one.)
   @inline(__always)
-  func withArchive<T>(
-    _ body: (KeyedArchive) throws(ImportError) -> T
-  ) throws(ImportError) -> T {
+  func withArchive<T, Failure: Error>(
+    _ body: (KeyedArchive) throws(Failure) -> T
+  ) throws(Failure) -> T {
     try archiveRef._withUnsafeGuaranteedRef { archive in
-      Result { () throws(ImportError) -> T in try body(archive) }
+      Result { () throws(Failure) -> T in try body(archive) }
     }.get()
   }
 
