@@ -127,7 +127,7 @@ struct ArchivedObject {
   @inline(__always)
   func value(forKey key: FieldKey) throws(ImportError) -> ArchiveValue? {
     guard knownKeys.contains(key) else { return nil }
-    do {
+    return try locate(key) { () throws(ImportError) -> ArchiveValue? in
       if resolved.pairStart >= 0 {
         guard let pair = pair(key) else { return nil }
         let depth = depth + 1
@@ -142,9 +142,6 @@ struct ArchivedObject {
       }
       guard let ref = try ref(forKey: key) else { return nil }
       return try archive.resolve(ref: ref, depth: depth + 1)
-    } catch {
-      guard error.location.isEmpty else { throw error }
-      throw ImportError(location: "\(location) \(key.name)", reason: error.reason)
     }
   }
 
@@ -205,23 +202,25 @@ struct ArchivedObject {
   func locate<T>(
     _ key: FieldKey, _ body: () throws(ImportError) -> T
   ) throws(ImportError) -> T {
-    do {
-      return try body()
-    } catch {
-      guard error.location.isEmpty else { throw error }
-      throw ImportError(location: "\(location) \(key.name)", reason: error.reason)
-    }
+    try locate(naming: key.name, body)
   }
 
   /// Runs `body`, giving errors that lack a place this object and key as their location.
   func locate<T>(
     _ key: String, _ body: () throws(ImportError) -> T
   ) throws(ImportError) -> T {
+    try locate(naming: key, body)
+  }
+
+  @inline(__always)
+  private func locate<T>(
+    naming key: @autoclosure () -> String, _ body: () throws(ImportError) -> T
+  ) throws(ImportError) -> T {
     do {
       return try body()
     } catch {
       guard error.location.isEmpty else { throw error }
-      throw ImportError(location: "\(location) \(key)", reason: error.reason)
+      throw ImportError(location: "\(location) \(key())", reason: error.reason)
     }
   }
 
