@@ -176,26 +176,69 @@ extension ArchivedObject: ResultObject {
 
   func objects(_ key: FieldKey) throws(ImportError) -> [ArchivedObject]? {
     let value: ArchiveValue
-    if let uid = uidValue(forKey: key),
-      let array = withArchive({ $0.plainArray(uid: uid, depth: depth + 1) })
-    {
-      // A plain NSArray read in place: its inline array, walked as the NSArray's would be.
+    if let array = plainObjectArray(key) {
       value = .inline(array)
     } else {
       guard let present = try present(key) else { return nil }
       value = present
     }
     var objects = [ArchivedObject]()
-    // The first element that is not an object: reported once every element is resolved, as
-    // resolution errors come first.
+    try readObjects(of: value, key: key) {
+      objects.reserveCapacity($0)
+    } collect: {
+      objects.append($0)
+    }
+    return objects
+  }
+
+  func forEachObject(
+    _ key: FieldKey, count: (Int) -> Void, body: (ArchivedObject) throws(ImportError) -> Void
+  ) throws(ImportError) {
+    guard let array = plainObjectArray(key) else {
+      // Anything but a plain NSArray (which `objects` would not read in place either).
+      guard let objects = try objects(key) else { return }
+      count(objects.count)
+      for object in objects { try body(object) }
+      return
+    }
+    // As `objects(_:)` reads a plain NSArray, into temporary storage instead of an array: a
+    // step's results and a task's steps are such arrays, and each was an allocation. An empty
+    // array is walked too: the walk counts its visit and checks its depth.
+    try withUnsafeTemporaryAllocation(of: ArchivedObject.self, capacity: array.count) {
+      objects throws(ImportError) in
+      var found = 0
+      // An inline array of n elements holds at most n objects.
+      try readObjects(of: .inline(array), key: key) { _ in
+      } collect: { object in
+        objects.initializeElement(at: found, to: object)
+        found += 1
+      }
+      count(found)
+      for index in 0..<found { try body(objects[index]) }
+    }
+  }
+
+  /// The inline array under `key` when it holds a plain NSArray or NSSet, read in place (see
+  /// `KeyedArchive.plainArray`); nil for anything else.
+  private func plainObjectArray(_ key: FieldKey) -> PlistObjectHeader? {
+    guard let uid = uidValue(forKey: key) else { return nil }
+    return withArchive { $0.plainArray(uid: uid, depth: depth + 1) }
+  }
+
+  /// Walks collection `value` (under `key`), passing each object to `collect`, after `reserve`
+  /// with the number of elements. An element that is not an object is reported once every
+  /// element is resolved, as resolution errors come first; a value that is no collection is
+  /// reported too.
+  private func readObjects(
+    of value: ArchiveValue, key: FieldKey, reserve: (Int) -> Void,
+    collect: (ArchivedObject) -> Void
+  ) throws(ImportError) {
     var misfit: ArchiveValue?
     let isCollection = try locate(key) { () throws(ImportError) -> Bool in
       try withArchive { archive throws(ImportError) in
-        try archive.forEachElement(of: value, depth: depth + 1) { count in
-          objects.reserveCapacity(count)
-        } body: { element in
+        try archive.forEachElement(of: value, depth: depth + 1, reserve: reserve) { element in
           if case .object(let object) = element {
-            objects.append(object)
+            collect(object)
           } else if misfit == nil {
             misfit = element
           }
@@ -206,45 +249,6 @@ extension ArchivedObject: ResultObject {
       throw mismatch(key.name, expected: "an array of objects", found: value)
     }
     if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
-    return objects
-  }
-
-  func forEachObject(
-    _ key: FieldKey, count: (Int) -> Void, body: (ArchivedObject) throws(ImportError) -> Void
-  ) throws(ImportError) {
-    guard let uid = uidValue(forKey: key),
-      let array = withArchive({ $0.plainArray(uid: uid, depth: depth + 1) })
-    else {
-      // Anything but a plain NSArray (which `objects` would not read in place either).
-      guard let objects = try objects(key) else { return }
-      count(objects.count)
-      for object in objects { try body(object) }
-      return
-    }
-    // As `objects(_:)` reads a plain NSArray, into temporary storage instead of an array: a
-    // step's results and a task's steps are such arrays, and each was an allocation.
-    try withUnsafeTemporaryAllocation(of: ArchivedObject.self, capacity: array.count) {
-      objects throws(ImportError) in
-      // An empty array is walked too: the walk counts its visit and checks its depth.
-      var found = 0
-      var misfit: ArchiveValue?
-      _ = try locate(key) { () throws(ImportError) -> Bool in
-        try withArchive { archive throws(ImportError) in
-          try archive.forEachElement(of: .inline(array), depth: depth + 1) { _ in
-          } body: { element in
-            if case .object(let object) = element, found < objects.count {
-              objects.initializeElement(at: found, to: object)
-              found += 1
-            } else if misfit == nil {
-              misfit = element
-            }
-          }
-        }
-      }
-      if let misfit { throw mismatch(key.name, expected: "an array of objects", found: misfit) }
-      count(found)
-      for index in 0..<found { try body(objects[index]) }
-    }
   }
 
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
