@@ -120,24 +120,29 @@ struct SignatureTable: Sendable {
   private(set) var count = 0
 
   func record(for signature: ClassSignature, hash: UInt64) -> ArchiveClass? {
-    var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
-    while let entry = entries[slot] {
-      if hashes[slot] == hash, entry.signature == signature { return entry.record }
-      slot = (slot + 1) & (Self.slotCount - 1)
-    }
-    return nil
+    probe(for: signature, hash: hash).record
   }
 
   /// Adds a record whose signature is not in the table (a second insert of the same one, from
   /// two threads that both missed, keeps the first).
   mutating func insert(_ record: ArchiveClass, for signature: ClassSignature, hash: UInt64) {
-    var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
-    while let entry = entries[slot] {
-      if hashes[slot] == hash, entry.signature == signature { return }
-      slot = (slot + 1) & (Self.slotCount - 1)
-    }
+    let (slot, existing) = probe(for: signature, hash: hash)
+    guard existing == nil else { return }
     hashes[slot] = hash
     entries[slot] = (signature, record)
     count += 1
+  }
+
+  /// The slot holding `signature` and its record, or the empty slot where it would go and nil
+  /// (the table is never full: at most half its slots are used).
+  private func probe(
+    for signature: ClassSignature, hash: UInt64
+  ) -> (slot: Int, record: ArchiveClass?) {
+    var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+    while let entry = entries[slot] {
+      if hashes[slot] == hash, entry.signature == signature { return (slot, entry.record) }
+      slot = (slot + 1) & (Self.slotCount - 1)
+    }
+    return (slot, nil)
   }
 }
