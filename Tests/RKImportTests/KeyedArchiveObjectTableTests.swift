@@ -555,7 +555,7 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     func record(_ name: String) -> ArchiveClass {
       ArchiveClass(
         name: name, chain: [name, "NSObject"], foundation: nil,
-        family: GenericResultFamily.self, knownClasses: 0)
+        family: .generic, knownClasses: 0)
     }
     func signature(_ name: String) -> ClassSignature { ClassSignature(bytes: Array(name.utf8)) }
     var table = SignatureTable()

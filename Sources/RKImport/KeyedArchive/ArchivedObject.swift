@@ -41,7 +41,7 @@ struct ArchivedObject {
   /// The class name followed by its ancestors, most specific first.
   var classChain: [String] { archive.classes[classIndex].chain }
   /// The family that decodes this object as a result, chosen once per class.
-  var resultFamily: any ResultFamily.Type { archive.classes[classIndex].family }
+  var resultFamily: ResultFamilyKind { archive.classes[classIndex].family }
   /// How error messages name this object: `object 17 (ORKChoiceQuestionResult)`.
   var location: String { "object \(uid) (\(className))" }
 

@@ -17,7 +17,7 @@ struct ArchiveClass {
   /// The Foundation type this class decodes as (first known entry of the chain), if any.
   var foundation: FoundationClass?
   /// The ResearchKit family that decodes results of this class.
-  var family: any ResultFamily.Type
+  var family: ResultFamilyKind
   /// `KnownClass.bits(in: chain)`.
   var knownClasses: UInt8
 }

@@ -92,9 +92,10 @@ struct ResearchKitDecoder<Object: ResultObject> {
 
   /// Any child `ORKResult` → `ResultRecord`, decoded by the family its class belongs to.
   mutating func resultRecord(from result: Object) throws(ImportError) -> ResultRecord {
-    let family = result.resultFamily
+    let kind = result.resultFamily
+    let family = kind.type
     var familyExtra = [Field]()
-    let answer = try ResultFamilies.answer(family: family, of: result, extra: &familyExtra)
+    let answer = try kind.answer(of: result, extra: &familyExtra)
     // Read into locals in the order errors are reported, and built once at the return, as
     // `taskRun(from:)` is.
     let identifier = try result.string(.identifier) ?? ""

@@ -22,55 +22,77 @@ protocol ResultFamily: Sendable {
 /// Class name → family. A class not listed is decoded as its first listed ancestor (an app's
 /// `SBAChoiceResult : ORKChoiceQuestionResult`), and anything else as a generic result.
 enum ResultFamilies {
-  static func family(forClassChain chain: [String]) -> any ResultFamily.Type {
+  static func family(forClassChain chain: [String]) -> ResultFamilyKind {
     // Every listed class is an `ORK…` class: other names are not hashed.
     for name in chain where name.utf8.starts(with: "ORK".utf8) {
       if let family = byClassName[name] { return family }
     }
-    return GenericResultFamily.self
-  }
-
-  /// `family.answer(of:extra:)`, called on the concrete family. Called through the existential
-  /// metatype, the family's code runs unspecialized: every lookup on `object` goes through a
-  /// witness table and nothing inlines. A family missing here still works, through that call.
-  static func answer<Object: ResultObject>(
-    family: any ResultFamily.Type, of object: Object, extra: inout [Field]
-  ) throws(ImportError) -> Answer {
-    func call<Family: ResultFamily>(_: Family.Type) throws(ImportError) -> Answer? {
-      guard ObjectIdentifier(family) == ObjectIdentifier(Family.self) else { return nil }
-      return try Family.answer(of: object, extra: &extra)
-    }
-    if let answer = try call(ChoiceQuestionFamily.self) { return answer }
-    if let answer = try call(DateQuestionFamily.self) { return answer }
-    if let answer = try call(BooleanQuestionFamily.self) { return answer }
-    if let answer = try call(TextQuestionFamily.self) { return answer }
-    if let answer = try call(NumericQuestionFamily.self) { return answer }
-    if let answer = try call(ScaleQuestionFamily.self) { return answer }
-    if let answer = try call(TimeOfDayQuestionFamily.self) { return answer }
-    if let answer = try call(TimeIntervalQuestionFamily.self) { return answer }
-    if let answer = try call(LocationQuestionFamily.self) { return answer }
-    if let answer = try call(MultipleComponentQuestionFamily.self) { return answer }
-    if let answer = try call(SESQuestionFamily.self) { return answer }
-    if let answer = try call(FileResultFamily.self) { return answer }
-    if let answer = try call(GenericResultFamily.self) { return answer }
-    return try family.answer(of: object, extra: &extra)
+    return .generic
   }
 
   /// The table: add a class here, with a family of its own when its answer differs.
-  static let byClassName: [String: any ResultFamily.Type] = [
-    "ORKBooleanQuestionResult": BooleanQuestionFamily.self,
-    "ORKChoiceQuestionResult": ChoiceQuestionFamily.self,
-    "ORKScaleQuestionResult": ScaleQuestionFamily.self,
-    "ORKTextQuestionResult": TextQuestionFamily.self,
-    "ORKNumericQuestionResult": NumericQuestionFamily.self,
-    "ORKTimeOfDayQuestionResult": TimeOfDayQuestionFamily.self,
-    "ORKTimeIntervalQuestionResult": TimeIntervalQuestionFamily.self,
-    "ORKDateQuestionResult": DateQuestionFamily.self,
-    "ORKLocationQuestionResult": LocationQuestionFamily.self,
-    "ORKMultipleComponentQuestionResult": MultipleComponentQuestionFamily.self,
-    "ORKSESQuestionResult": SESQuestionFamily.self,
-    "ORKFileResult": FileResultFamily.self,
+  static let byClassName: [String: ResultFamilyKind] = [
+    "ORKBooleanQuestionResult": .boolean,
+    "ORKChoiceQuestionResult": .choice,
+    "ORKScaleQuestionResult": .scale,
+    "ORKTextQuestionResult": .text,
+    "ORKNumericQuestionResult": .numeric,
+    "ORKTimeOfDayQuestionResult": .timeOfDay,
+    "ORKTimeIntervalQuestionResult": .timeInterval,
+    "ORKDateQuestionResult": .date,
+    "ORKLocationQuestionResult": .location,
+    "ORKMultipleComponentQuestionResult": .multipleComponent,
+    "ORKSESQuestionResult": .ses,
+    "ORKFileResult": .file,
   ]
+}
+
+/// The result families, one case each: what the class table names, and where a family's answer
+/// is called on its concrete type. Called through an existential metatype, the family's code
+/// ran unspecialized (every lookup on the object through a witness table); the switches are
+/// exhaustive, so a new family cannot be left out of either.
+enum ResultFamilyKind: CaseIterable, Sendable {
+  case boolean, choice, scale, text, numeric, timeOfDay, timeInterval, date, location,
+    multipleComponent, ses, file, generic
+
+  var type: any ResultFamily.Type {
+    switch self {
+    case .boolean: BooleanQuestionFamily.self
+    case .choice: ChoiceQuestionFamily.self
+    case .scale: ScaleQuestionFamily.self
+    case .text: TextQuestionFamily.self
+    case .numeric: NumericQuestionFamily.self
+    case .timeOfDay: TimeOfDayQuestionFamily.self
+    case .timeInterval: TimeIntervalQuestionFamily.self
+    case .date: DateQuestionFamily.self
+    case .location: LocationQuestionFamily.self
+    case .multipleComponent: MultipleComponentQuestionFamily.self
+    case .ses: SESQuestionFamily.self
+    case .file: FileResultFamily.self
+    case .generic: GenericResultFamily.self
+    }
+  }
+
+  /// `type.answer(of:extra:)`, specialized for `Object`.
+  func answer<Object: ResultObject>(
+    of object: Object, extra: inout [Field]
+  ) throws(ImportError) -> Answer {
+    switch self {
+    case .boolean: try BooleanQuestionFamily.answer(of: object, extra: &extra)
+    case .choice: try ChoiceQuestionFamily.answer(of: object, extra: &extra)
+    case .scale: try ScaleQuestionFamily.answer(of: object, extra: &extra)
+    case .text: try TextQuestionFamily.answer(of: object, extra: &extra)
+    case .numeric: try NumericQuestionFamily.answer(of: object, extra: &extra)
+    case .timeOfDay: try TimeOfDayQuestionFamily.answer(of: object, extra: &extra)
+    case .timeInterval: try TimeIntervalQuestionFamily.answer(of: object, extra: &extra)
+    case .date: try DateQuestionFamily.answer(of: object, extra: &extra)
+    case .location: try LocationQuestionFamily.answer(of: object, extra: &extra)
+    case .multipleComponent: try MultipleComponentQuestionFamily.answer(of: object, extra: &extra)
+    case .ses: try SESQuestionFamily.answer(of: object, extra: &extra)
+    case .file: try FileResultFamily.answer(of: object, extra: &extra)
+    case .generic: try GenericResultFamily.answer(of: object, extra: &extra)
+    }
+  }
 }
 
 /// Question results (formats.md §3.2): answer = `typedAnswerOrNoAnswer` ?? the legacy key;

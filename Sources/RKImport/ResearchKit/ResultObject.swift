@@ -25,7 +25,7 @@ protocol ResultObject {
   /// How errors name this object, e.g. `object 17 (ORKChoiceQuestionResult)`.
   var location: String { get }
   /// The family that decodes this object as a child result (from `classChain`).
-  var resultFamily: any ResultFamily.Type { get }
+  var resultFamily: ResultFamilyKind { get }
 
   /// Every key in input order, without the class marker.
   func keys() throws(ImportError) -> [String]
@@ -117,7 +117,7 @@ extension ResultObject {
     try number(key).flatMap { Int(exactly: $0.double) }
   }
 
-  var resultFamily: any ResultFamily.Type { ResultFamilies.family(forClassChain: classChain) }
+  var resultFamily: ResultFamilyKind { ResultFamilies.family(forClassChain: classChain) }
 
   func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
     try namedFields(skipping: isSkipped)
