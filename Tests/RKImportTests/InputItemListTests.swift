@@ -93,6 +93,20 @@ final class InputItemListTests: XCTestCase {
     XCTAssertEqual(Array(list), expected)
   }
 
+  func testFolders_AllButTheLastComponent_EmptyOnesKept() {
+    // Written out by hand: the components before the last `/`, empty ones included.
+    let cases: [(String, [String])] = [
+      ("", []), ("x.json", []), ("P1/x.json", ["P1"]), ("P1/s/x", ["P1", "s"]),
+      ("a//b", ["a", ""]), ("/x", [""]), ("a/", ["a"]), ("ü/é/x", ["ü", "é"]),
+    ]
+    for (path, folders) in cases {
+      XCTAssertEqual(InputItemList.folders(ArraySlice(path.utf8)), folders, path)
+      // A slice that does not start at 0, as the list's text gives.
+      let padded = Array(("zz" + path).utf8)
+      XCTAssertEqual(InputItemList.folders(padded[2...]), folders, path)
+    }
+  }
+
   func testList_FromItems_GivesThemBack() {
     let items = [
       InputItem(displayPath: "p/q.json", folders: ["p"], location: .file(path: "/r/q"), size: 3)

@@ -179,20 +179,38 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     case .bridgeZip:
       return InputItem(
         displayPath: path, folders: Self.folders(text),
-        location: .bridgeZip(zipPath: root.path + "/" + path, nestedZip: nil, root: ""),
+        location: .bridgeZip(zipPath: Self.diskPath(root, path), nestedZip: nil, root: ""),
         size: size)
     case .file, .zipEntry:
       return InputItem(
         displayPath: path, folders: Self.folders(text),
-        location: .file(path: root.path + "/" + path), size: size)
+        location: .file(path: Self.diskPath(root, path)), size: size)
     }
   }
 
   /// The folders of a path below the root: its components but the last. Split by bytes: far
-  /// cheaper than by Characters, and "/" never occurs inside a name.
-  private static func folders(_ below: ArraySlice<UInt8>) -> [String] {
-    below.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-      .dropLast().map { String(decoding: $0, as: UTF8.self) }
+  /// cheaper than by Characters, and "/" never occurs inside a name. One pass, into an array
+  /// of the right size (`split` and `map` built two arrays and cost ~1,900 instructions an
+  /// item, once per input).
+  static func folders(_ below: ArraySlice<UInt8>) -> [String] {
+    let slash = UInt8(ascii: "/")
+    var folders: [String] = []
+    folders.reserveCapacity(below.count { $0 == slash })
+    var start = below.startIndex
+    for index in below.indices where below[index] == slash {
+      folders.append(String(decoding: below[start..<index], as: UTF8.self))
+      start = index + 1
+    }
+    return folders
+  }
+
+  /// `root.path + "/" + below`, in one string of the right capacity.
+  private static func diskPath(_ root: Root, _ below: String) -> String {
+    var path = root.path
+    path.reserveCapacity(root.path.utf8.count + 1 + below.utf8.count)
+    path.append("/")
+    path.append(below)
+    return path
   }
 
   // MARK: - Building (the walker)
