@@ -27,6 +27,12 @@ final class RunUUIDIndexTests: XCTestCase {
     XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba987654321g"))
     XCTAssertNil(UUIDBits("01234567 89ab cdef fedc ba9876543210"))
     XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba98765432é0"))
+    // The bytes on either side of 0–9, A–F and a–f are no digits.
+    for neighbour in ["/", ":", "@", "G", "`", "g"] {
+      XCTAssertNil(UUIDBits("01234567-89ab-cdef-fedc-ba987654321" + neighbour), neighbour)
+    }
+    // Hyphens anywhere, any number of them, are skipped (as the check always did).
+    XCTAssertEqual(UUIDBits("-0123456789abcdef--fedcba9876543210-"), expected)
     // A string cut from a longer one (its own storage once made a String) reads the same.
     let sliced = String("x01234567-89ab-cdef-fedc-ba9876543210".dropFirst())
     XCTAssertEqual(UUIDBits(sliced), expected)

