@@ -18,6 +18,106 @@ struct ExportPass {
     var hash: String
     /// The imported runs, ready for the writers (prepared on the parsing thread).
     var prepared: PreparedInput?
+    /// A file listed unopened that turned out to be a zip (`outcome` is nil then).
+    var zip: ZipFound?
+  }
+
+  /// A zip found at import: when it holds at most `InputReading.readTogether` items, their
+  /// imports (read on the thread that found it); else, up to `InputReading.listingKept`
+  /// items, its listing, whose items the consumer spreads over the workers; else nothing yet,
+  /// and the consumer lists it again. (A listing is held for every zip the workers run ahead
+  /// to, and a zip's listing grows with its entries.)
+  struct ZipFound: Sendable {
+    var founds: [Found] = []
+    var items: InputItemList?
+    var problems: [InputWalker.PlacedProblem] = []
+    var isListed = false
+    /// Set when reading the file took longer than the time limit: listed again, a zip's items
+    /// are read one by one, each within the limit; a file that is no zip failed with this.
+    var timedOut: ImportError?
+  }
+
+  /// Reads one planned input on a worker thread: what the plan is mapped through.
+  struct InputReading: Sendable {
+    /// Zips found at import with at most this many items are read on the thread that found
+    /// them, as one input (a Bridge upload in a zip is one item; a batch of a hundred archives
+    /// too): spreading a zip's items over the workers stops and starts the pipeline per zip,
+    /// which cost ~15 % on zips of a hundred archives. The results wait to be consumed with
+    /// the weight of their items (`maximumWeight`), so memory stays bounded.
+    static let readTogether = 256
+    /// Results waiting to be consumed, in items: as many as the window holds of plain files.
+    static let maximumWeight = 64
+    /// Zips with at most this many items hand their listing to the consumer (~70 bytes an
+    /// item, compact): larger ones are listed again when the consumer comes to them.
+    static let listingKept = 1024
+
+    let importer: InputImporter
+    let preparer: RunPreparer
+    let walker: InputWalker
+    let incremental: Bool
+    let append: Bool
+    let hashes = HashCache()
+
+    func read(_ piece: IncrementalPlan.Work) -> Found {
+      // A plain file is read once: hashed, then imported from the same bytes.
+      var bytes: [UInt8]?
+      if piece.item.mayBeZip {
+        // Listed unopened (never with --state): read now, telling a zip as the walk would.
+        switch importer.readUnopened(piece.item) {
+        case .bytes(let read): bytes = read
+        case .zip: return zipFound(piece)
+        case .failed(let outcome):
+          return Found(piece: piece, outcome: outcome, hash: "", prepared: nil)
+        }
+      } else if incremental, case .file(let path) = piece.item.location {
+        bytes = try? readFile(path, limit: importer.maximumFileSize)
+      }
+      let hash: String
+      if incremental, let bytes {
+        var content = ContentHash()
+        content.update(bytes)
+        hash = content.hex
+      } else {
+        hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
+      }
+      let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
+      if touched && !append {
+        return Found(piece: piece, outcome: nil, hash: hash, prepared: nil)
+      }
+      var outcome =
+        bytes.map { importer.importItem(piece.item, bytes: $0) }
+        ?? importer.importItem(piece.item)
+      // Taken out, so this thread holds the only reference to the runs: they are prepared
+      // in place, and stay (and are freed) here. Freeing a parsing thread's memory on the
+      // consuming thread costs malloc arena locks, and the consumer needs only the notes.
+      guard let input = outcome.takeRuns() else {
+        return Found(piece: piece, outcome: outcome, hash: hash, prepared: nil)
+      }
+      // Runs that only feed wide tables and statistics need no long rows.
+      let derived = piece.role == .derivedOnly || touched
+      let prepared = preparer.prepare(
+        consume input, item: piece.item, for: derived ? .derived : .everything)
+      return Found(piece: piece, outcome: outcome, hash: hash, prepared: prepared)
+    }
+
+    /// A zip found where the walk listed a plain file: its few items read here, or a note
+    /// that it is one.
+    private func zipFound(_ piece: IncrementalPlan.Work) -> Found {
+      guard let (items, problems) = walker.zipContents(of: piece.item) else {
+        return read(piece.asOpened)
+      }
+      var zip = ZipFound()
+      if items.count <= Self.readTogether {
+        zip.founds = items.map { read(IncrementalPlan.Work($0)) }
+      } else if items.count <= Self.listingKept {
+        zip.items = items
+      }
+      if items.count <= Self.listingKept {
+        zip.problems = problems
+        zip.isListed = true
+      }
+      return Found(piece: piece, outcome: nil, hash: "", prepared: nil, zip: zip)
+    }
   }
 
   let options: ExportOptions
@@ -31,28 +131,62 @@ struct ExportPass {
   private let entries: EntrySpool
   private var warnings: DataWarnings
   private let preparer: RunPreparer
+  /// How the inputs are read, on the worker threads.
+  private let reading: InputReading
+  /// The display paths of the items of zips found at import, numbered after the plan's.
+  private let zipItemPaths: ZipItemPaths
+  /// The walk's problems, and the next one to list.
+  private var walkProblems: [InputWalker.PlacedProblem] = []
+  private var nextWalkProblem = 0
 
   init(
     options: ExportOptions, plan: IncrementalPlan, outputs: ExportOutputs, log: RunLog,
-    now: Date, state: ExportState?, definitions: [TaskDefinition] = []
+    now: Date, state: ExportState?, definitions: [TaskDefinition] = [],
+    importer: InputImporter, walker: InputWalker
   ) {
     self.options = options
-    preparer = RunPreparer(options: options, definitions: definitions)
+    let preparer = RunPreparer(options: options, definitions: definitions)
+    self.preparer = preparer
     self.plan = plan
     self.outputs = outputs
     self.log = log
+    reading = InputReading(
+      importer: importer, preparer: preparer, walker: walker,
+      incremental: options.statePath != nil, append: options.append)
     entries = EntrySpool(directory: options.statePath == nil ? nil : outputs.folder)
     let inputs = state?.inputs ?? [:]
     let known = inputs.knownRuns(skipping: plan.replacedKeys)
     let work = plan.work
+    let zipItemPaths = ZipItemPaths(directory: outputs.folder, firstNumber: work.count)
+    self.zipItemPaths = zipItemPaths
     warnings = DataWarnings(
       now: now, knownUUIDs: known, knownFileName: inputs.knownFileName,
       spoolDirectory: outputs.folder
-    ) { work[$0].item.displayPath }
+    ) { $0 < work.count ? work[$0].item.displayPath : zipItemPaths.path($0) }
   }
 
-  /// Lists inputs the walk could not open (a missing root) as failed.
-  mutating func recordWalkProblems(_ problems: [ImportError]) throws {
+  /// Sets what the walk could not list (a missing root, an entry escaping its zip): each is
+  /// listed as a failed input at its place in path order, as the items are read.
+  mutating func setWalkProblems(_ problems: [InputWalker.PlacedProblem]) {
+    walkProblems = problems
+    nextWalkProblem = 0
+  }
+
+  /// Lists the walk's problems placed before item number `item` (all that are left for nil).
+  private mutating func recordWalkProblems(before item: Int?) throws {
+    let start = nextWalkProblem
+    while nextWalkProblem < walkProblems.count,
+      item.map({ walkProblems[nextWalkProblem].before <= $0 }) ?? true
+    {
+      nextWalkProblem += 1
+    }
+    guard nextWalkProblem > start else { return }
+    try recordProblems(walkProblems[start..<nextWalkProblem].map(\.error))
+  }
+
+  /// Lists inputs that could not be listed (a missing root, an entry escaping its zip) as
+  /// failed.
+  private mutating func recordProblems(_ problems: [ImportError]) throws {
     for problem in problems {
       try outputs.addInput(
         InputRecord(
@@ -65,63 +199,90 @@ struct ExportPass {
   }
 
   /// Reads every planned input, `options.jobs` at a time, each within the per-file time limit.
-  mutating func importAll(importer: InputImporter) throws {
+  mutating func importAll() throws {
     let work = plan.work
-    let incremental = options.statePath != nil
-    let append = options.append
-    let hashes = HashCache()
-    let limit = options.fileTimeoutSeconds
-    let preparer = self.preparer
     let progress = ProgressBar(
       log: log, total: work.count,
       enabled: ProgressBar.standardErrorIsTerminal && !log.quiet && log.format == .text)
     defer { progress.finish() }
+    try readInOrder(work) { pass, index, found in
+      try pass.recordWalkProblems(before: work.itemNumber(index))
+      try pass.consume(found.piece, found, number: index)
+      progress.update(done: index + 1)
+    }
+    try recordWalkProblems(before: nil)
+    for event in warnings.omitted() { log.log(event) }
+  }
+
+  /// Maps `inputs` through `reading` on `options.jobs` threads, each input within the per-file
+  /// time limit, and hands each result to `consume` in input order.
+  private mutating func readInOrder<Inputs>(
+    _ inputs: Inputs, consume: (inout ExportPass, Int, Found) throws -> Void
+  ) throws
+  where
+    Inputs: RandomAccessCollection & Sendable, Inputs.Index == Int,
+    Inputs.Element == IncrementalPlan.Work
+  {
+    let limit = options.fileTimeoutSeconds
+    let reading = self.reading
     try orderedParallelMap(
-      work, jobs: options.jobs, timeout: limit > 0 ? limit : nil,
+      inputs, jobs: options.jobs, timeout: limit > 0 ? limit : nil,
       timedOut: { piece in
         let seconds = limit.rounded() == limit ? String(Int(limit)) : String(limit)
         let error = ImportError(
           file: piece.item.displayPath, reason: "took longer than \(seconds) s; given up")
+        if piece.item.mayBeZip {
+          // Perhaps a zip read as one input: its items get a time limit each.
+          return Found(
+            piece: piece, outcome: nil, hash: "", prepared: nil, zip: ZipFound(timedOut: error))
+        }
         return Found(piece: piece, outcome: .failed(.unknown, error), hash: "", prepared: nil)
       },
-      transform: { piece in
-        // A plain file is read once: hashed, then imported from the same bytes.
-        var bytes: [UInt8]?
-        if incremental, case .file(let path) = piece.item.location {
-          bytes = try? readFile(path, limit: importer.maximumFileSize)
-        }
-        let hash: String
-        if let bytes {
-          var content = ContentHash()
-          content.update(bytes)
-          hash = content.hex
-        } else {
-          hash = incremental ? InputFingerprint.hash(piece.item, cache: hashes) : ""
-        }
-        let touched = piece.role == .export && !hash.isEmpty && piece.previous?.hash == hash
-        if touched && !append {
-          return Found(piece: piece, outcome: nil, hash: hash, prepared: nil)
-        }
-        var outcome =
-          bytes.map { importer.importItem(piece.item, bytes: $0) }
-          ?? importer.importItem(piece.item)
-        // Taken out, so this thread holds the only reference to the runs: they are prepared
-        // in place, and stay (and are freed) here. Freeing a parsing thread's memory on the
-        // consuming thread costs malloc arena locks, and the consumer needs only the notes.
-        guard let input = outcome.takeRuns() else {
-          return Found(piece: piece, outcome: outcome, hash: hash, prepared: nil)
-        }
-        // Runs that only feed wide tables and statistics need no long rows.
-        let derived = piece.role == .derivedOnly || touched
-        let prepared = preparer.prepare(
-          consume input, item: piece.item, for: derived ? .derived : .everything)
-        return Found(piece: piece, outcome: outcome, hash: hash, prepared: prepared)
-      },
-      consume: { index, found in
-        try consume(found.piece, found, number: index)
-        progress.update(done: index + 1)
-      })
-    for event in warnings.omitted() { log.log(event) }
+      weight: { 1 + ($0.zip?.founds.count ?? 0) }, maximumWeight: InputReading.maximumWeight,
+      transform: { reading.read($0) },
+      consume: { index, found in try consume(&self, index, found) })
+  }
+
+  /// The items of a zip found at import, in path order with its problems: read by the thread
+  /// that found it when few, else spread over the workers now (listed again when large).
+  private mutating func consumeZip(_ piece: IncrementalPlan.Work, _ zip: ZipFound) throws {
+    var problems = zip.problems
+    var items = zip.items
+    if !zip.isListed {
+      guard let (listed, listedProblems) = reading.walker.zipContents(of: piece.item) else {
+        // No zip after all: it timed out as a file, or is no longer a zip (read as any file).
+        let found =
+          zip.timedOut.map {
+            Found(piece: piece, outcome: .failed(.unknown, $0), hash: "", prepared: nil)
+          } ?? reading.read(piece.asOpened)
+        return try consume(found.piece, found, number: zipItemPaths.add(piece.item.displayPath))
+      }
+      items = listed
+      problems = listedProblems
+      // A large zip's listing waits on disk, as the walk's does.
+      items?.moveToDisk(directory: outputs.folder)
+    }
+    var next = problems[...]
+    /// The problems placed before item number `item` (all that are left for nil).
+    func problemsBefore(_ item: Int?) -> [ImportError] {
+      let count = next.prefix { problem in item.map { problem.before <= $0 } ?? true }.count
+      defer { next = next.dropFirst(count) }
+      return next.prefix(count).map(\.error)
+    }
+    if let items {
+      let work = IncrementalPlan.WorkList(items: items, planned: nil, state: nil)
+      try readInOrder(work) { pass, index, found in
+        try pass.recordProblems(problemsBefore(index))
+        let number = pass.zipItemPaths.add(found.piece.item.displayPath)
+        try pass.consume(found.piece, found, number: number)
+      }
+    } else {
+      for (index, found) in zip.founds.enumerated() {
+        try recordProblems(problemsBefore(index))
+        try consume(found.piece, found, number: zipItemPaths.add(found.piece.item.displayPath))
+      }
+    }
+    try recordProblems(problemsBefore(nil))
   }
 
   /// The state after this run: the previous entries, with every input read for export replaced
@@ -139,6 +300,7 @@ struct ExportPass {
   private mutating func consume(
     _ piece: IncrementalPlan.Work, _ found: Found, number: Int
   ) throws {
+    if let zip = found.zip { return try consumeZip(piece, zip) }
     let item = piece.item
     let touched =
       piece.role == .export && !found.hash.isEmpty && piece.previous?.hash == found.hash
@@ -247,6 +409,21 @@ struct ExportPass {
     LogEvent(
       "input_failed", level: .error, message: error,
       fields: [("path", .text(path)), ("error", .text(error))])
+  }
+}
+
+extension IncrementalPlan.Work {
+  /// An item of a zip found at import: exported, with no state.
+  init(_ item: InputItem) {
+    self.init(item: item, key: "", role: .export, fingerprint: nil, previous: nil)
+  }
+
+  /// The same work for a file that turned out not to be a zip after all (it changed since it
+  /// was first read): read as any file.
+  var asOpened: IncrementalPlan.Work {
+    var work = self
+    work.item.mayBeZip = false
+    return work
   }
 }
 

@@ -55,7 +55,11 @@ public final class ExportRun {
     }
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
-    var (items, problems) = InputWalker(roots: options.inputs).itemList()
+    var walker = InputWalker(roots: options.inputs)
+    // Without a state, files are opened only when read (a zip is listed then): the state's
+    // plan needs every zip's entries before anything is read.
+    walker.opensFilesAtImport = options.statePath == nil
+    var (items, problems) = walker.itemList()
     // The list waits on disk (an unlinked file in the output folder, which exists by now).
     uninterrupted { items.moveToDisk(directory: folder) }
     let plan = IncrementalPlan(
@@ -94,9 +98,9 @@ public final class ExportRun {
     let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
     var pass = ExportPass(
       options: options, plan: plan, outputs: outputs, log: log, now: started, state: state,
-      definitions: definitions.tasks)
-    try pass.recordWalkProblems(problems)
-    try pass.importAll(importer: importer)
+      definitions: definitions.tasks, importer: importer, walker: walker)
+    pass.setWalkProblems(problems)
+    try pass.importAll()
     try outputs.finish()
     report.merge(pass.report)
 

@@ -92,6 +92,11 @@ struct IncrementalPlan: Sendable {
     var startIndex: Int { 0 }
     var endIndex: Int { planned?.count ?? items.count }
 
+    /// The number of the walked item that work `position` reads.
+    func itemNumber(_ position: Int) -> Int {
+      planned?[position].item ?? position
+    }
+
     subscript(position: Int) -> Work {
       guard let planned else {
         return Work(item: items[position], key: "", role: .export, fingerprint: nil, previous: nil)

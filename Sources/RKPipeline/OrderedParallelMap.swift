@@ -14,9 +14,14 @@ import Foundation
 ///
 /// `inputs` is any random-access collection indexed from 0 (an array, or a list that makes its
 /// elements on demand so a long input list need not exist as values).
+///
+/// With `weight`, results may weigh more than one (a result holding many inputs' worth of
+/// data): workers also pause while the results waiting to be consumed weigh more than
+/// `maximumWeight` in all.
 public func orderedParallelMap<Inputs, Output: Sendable>(
   _ inputs: Inputs, jobs: Int, window: Int = 64, timeout: TimeInterval? = nil,
   timedOut: ((Inputs.Element) -> Output)? = nil,
+  weight: (@Sendable (Output) -> Int)? = nil, maximumWeight: Int = .max,
   transform: @escaping @Sendable (Inputs.Element) -> Output,
   consume: (Int, Output) throws -> Void
 ) rethrows
@@ -31,7 +36,8 @@ where
   }
   let tracksTime = timeout != nil
   let state = ReorderBuffer<Output>(
-    count: inputs.count, window: max(window, jobs * 2), tracksTime: tracksTime)
+    count: inputs.count, window: max(window, jobs * 2), tracksTime: tracksTime,
+    maximumWeight: weight == nil ? .max : maximumWeight)
   let startWorker: @Sendable () -> Void = {
     let worker = state.addWorker()
     let thread = Thread {
@@ -41,8 +47,9 @@ where
       var claimed = state.claimNext()
       var consumed: [Output] = []
       while let index = claimed {
+        let output = transform(inputs[index])
         claimed = state.deliverAndClaim(
-          index, transform(inputs[index]), worker: worker, takingConsumed: &consumed)
+          index, output, weight: weight?(output) ?? 1, worker: worker, takingConsumed: &consumed)
         consumed.removeAll(keepingCapacity: true)
       }
     }
@@ -104,11 +111,17 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
   private var workersWaiting = 0
   /// The workers that made the results in the consumer's current batch, in batch order.
   private var batchProducers: [Int] = []
+  /// The weight of each slot's result, and of all results waiting to be taken.
+  private var weights: [Int]
+  private var waitingWeight = 0
+  private let maximumWeight: Int
 
-  init(count: Int, window: Int, tracksTime: Bool) {
+  init(count: Int, window: Int, tracksTime: Bool, maximumWeight: Int) {
     self.count = count
     self.window = window
     self.tracksTime = tracksTime
+    self.maximumWeight = maximumWeight
+    weights = Array(repeating: 0, count: window)
     wakeBatch = max(1, min(16, window / 4))
     slots = Array(repeating: nil, count: window)
     producers = Array(repeating: 0, count: window)
@@ -135,7 +148,7 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
   /// the results of its own the consumer is done with (in `takingConsumed`, which must be
   /// empty) and claims the next input, all under one lock.
   func deliverAndClaim(
-    _ index: Int, _ output: Output, worker: Int, takingConsumed done: inout [Output]
+    _ index: Int, _ output: Output, weight: Int, worker: Int, takingConsumed done: inout [Output]
   ) -> Int? {
     condition.lock()
     defer { condition.unlock() }
@@ -144,17 +157,29 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
       claimed[slot] = false
       slots[slot] = output
       producers[slot] = worker
+      weights[slot] = weight
+      waitingWeight += weight
       if consumerWaits && index >= nextToTake && index < wakeEnd {
         missingBeforeWake -= 1
-        if missingBeforeWake == 0 { condition.broadcast() }
+        // While the results weigh too much, workers wait for the consumer: the rest of its
+        // batch would not come, so it takes the next result as soon as it is there.
+        let workersHeld = waitingWeight > maximumWeight
+        if missingBeforeWake == 0 || (workersHeld && index == nextToTake) {
+          condition.broadcast()
+        }
       }
     }
     swap(&done, &consumed[worker])
     return claimLocked()
   }
 
+  /// Waits for room: within the window, and (with weights) while the results waiting weigh no
+  /// more than the maximum. The consumer never waits on an input nobody could claim: when it
+  /// waits for the next one unclaimed, it has taken every result, and nothing weighs.
   private func claimLocked() -> Int? {
-    while !cancelled && nextToClaim < count && nextToClaim >= nextToTake + window {
+    while !cancelled && nextToClaim < count
+      && (nextToClaim >= nextToTake + window || waitingWeight > maximumWeight)
+    {
       workersWaiting += 1
       condition.wait()
       workersWaiting -= 1
@@ -202,6 +227,7 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
       while nextToTake < count, let output = slots[nextToTake % window].take() {
         batch.append(output)
         batchProducers.append(producers[nextToTake % window])
+        waitingWeight -= weights[nextToTake % window]
         nextToTake += 1
       }
       if !batch.isEmpty {

@@ -22,7 +22,7 @@ public struct StatsRun {
     var collector = StatisticsCollector(
       definitions: definitions.tasks, spoolDirectory: NSTemporaryDirectory())
     var report = ExportReport()
-    for problem in problems {
+    for problem in problems.map(\.error) {
       report.filesRead += 1
       report.filesFailed += 1
       report.warnings.append("rkexport: \(problem)")

@@ -61,6 +61,58 @@ final class OrderedParallelMapTests: XCTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 4, "did not wait for the slow input")
   }
 
+  func testOrderedParallelMap_HeavyResults_WorkersWaitWhileTooMuchWaits() {
+    // Every fourth result weighs 100, the others 1; the consumer is slow, so the workers
+    // would run a whole window (64 results, ~1,600 of weight) ahead. With a maximum of 10 a
+    // worker claims only while at most 10 waits, so at most 10 + 2 × 100 (one result of each
+    // worker) waits; the consumer takes all that waits as one batch, so at most twice that is
+    // made and not yet consumed.
+    let waiting = Counter()
+    let most = Counter()
+    let lock = NSLock()
+    var seen: [Int] = []
+    let started = Date()
+    orderedParallelMap(
+      Array(0..<200), jobs: 2, timeout: 30, timedOut: { _ in -1 },
+      weight: { $0 % 4 == 0 ? 100 : 1 }, maximumWeight: 10,
+      transform: { value in
+        lock.lock()
+        waiting.add(value % 4 == 0 ? 100 : 1)
+        most.raise(to: waiting.value)
+        lock.unlock()
+        return value
+      },
+      consume: { _, value in
+        Thread.sleep(forTimeInterval: 0.001)
+        lock.lock()
+        waiting.add(value % 4 == 0 ? -100 : -1)
+        lock.unlock()
+        seen.append(value)
+      })
+    XCTAssertEqual(seen, Array(0..<200))
+    XCTAssertLessThanOrEqual(most.value, 2 * (10 + 2 * 100))
+    XCTAssertGreaterThan(most.value, 100, "the weights were never reached")
+    XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the consumer slept on results")
+  }
+
+  func testOrderedParallelMap_HeavyResultsSlowToMake_TakenAtOnce() {
+    // Each result alone weighs more than the maximum, so after each delivery the workers wait
+    // for the consumer. With a timeout the consumer waits for a batch of results, which would
+    // not come: it must take each result at once. (It slept until its next look, a second,
+    // per result: 40 s here.)
+    var seen: [Int] = []
+    let started = Date()
+    orderedParallelMap(
+      Array(0..<40), jobs: 2, timeout: 30, timedOut: { _ in -1 },
+      weight: { _ in 100 }, maximumWeight: 10,
+      transform: { value in
+        Thread.sleep(forTimeInterval: 0.005)
+        return value
+      }, consume: { _, value in seen.append(value) })
+    XCTAssertEqual(seen, Array(0..<40))
+    XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the consumer slept on results")
+  }
+
   func testOrderedParallelMap_ConsumedResults_FreedOnTheThreadThatMadeThem() {
     // Freeing into another thread's malloc arena contends for its lock: results are released
     // by the worker that made them, except those consumed after their worker's last delivery
@@ -161,6 +213,8 @@ private final class Counter: @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0
 
-  func add() { lock.withLock { count += 1 } }
+  func add(_ amount: Int = 1) { lock.withLock { count += amount } }
+  /// Keeps the larger of the count and `candidate`.
+  func raise(to candidate: Int) { lock.withLock { count = max(count, candidate) } }
   var value: Int { lock.withLock { count } }
 }

@@ -49,6 +49,41 @@ public struct InputImporter: Sendable {
     return importBytes(bytes, item: item)
   }
 
+  /// What reading a file the walk did not open (`InputItem.mayBeZip`) found.
+  public enum UnopenedRead: Sendable {
+    /// Its bytes, to import (`importItem(_:bytes:)`).
+    case bytes([UInt8])
+    /// It starts like a zip: to be listed (`InputWalker.zipContents(of:)`), not imported.
+    case zip
+    /// It cannot be read: the outcome `importItem(_:)` gives.
+    case failed(ImportOutcome)
+  }
+
+  /// Reads a file the walk listed without opening it, telling a zip by its first bytes as
+  /// the walk would have. A file over the size limit is not read: only its first four bytes,
+  /// since a zip of any size is listed.
+  public func readUnopened(_ item: InputItem) -> UnopenedRead {
+    guard case .file(let path) = item.location else {
+      return .failed(importItem(item))
+    }
+    do {
+      switch try readFileUnlessLarger(path, limit: maximumFileSize) {
+      case .bytes(let bytes):
+        return isZipMagic(bytes) ? .zip : .bytes(bytes)
+      case .larger(let size):
+        if FileProbe(path)?.isZip == true { return .zip }
+        let error = ImportError(
+          reason: "file is \(size) bytes, over the limit of \(maximumFileSize) bytes")
+        return .failed(.failed(.unknown, error.inFile(item.displayPath)))
+      }
+    } catch let error as ImportError {
+      return .failed(.failed(.unknown, error.inFile(item.displayPath)))
+    } catch {
+      return .failed(
+        .failed(.unknown, ImportError(file: item.displayPath, reason: "cannot read: \(error)")))
+    }
+  }
+
   /// Imports an item from its bytes, read by the caller (who needed them first: `--state`
   /// hashes a file before deciding to import it); as `importItem(_:)` for a file or zip entry.
   public func importItem(_ item: InputItem, bytes: [UInt8]) -> ImportOutcome {

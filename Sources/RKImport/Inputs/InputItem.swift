@@ -30,8 +30,13 @@ public struct InputItem: Sendable, Hashable {
   /// The participant id is the first of them by default (design.md §4).
   public var folders: [String]
   public var location: Location
-  /// Size in bytes as listed (uncompressed size for zip entries).
+  /// Size in bytes as listed (uncompressed size for zip entries); 0 for a file the walk did
+  /// not open (`mayBeZip`).
   public var size: Int64
+  /// A file the walk listed without opening it (`InputWalker.opensFilesAtImport`): it may be
+  /// a zip, which whoever reads it lists then (`InputWalker.zipContents(of:)`) instead of
+  /// importing it.
+  public var mayBeZip = false
 
   public init(displayPath: String, folders: [String], location: Location, size: Int64) {
     self.displayPath = displayPath

@@ -19,6 +19,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     /// The root as shown before display paths when there are several roots.
     var label: String
     var isDirectory: Bool
+    /// Its plain files were listed without being opened: their items are `mayBeZip`.
+    var filesUnopened = false
   }
 
   /// A zip whose entries are stored compactly: what their items share.
@@ -182,9 +184,11 @@ public struct InputItemList: RandomAccessCollection, Sendable {
         location: .bridgeZip(zipPath: Self.diskPath(root, path), nestedZip: nil, root: ""),
         size: size)
     case .file, .zipEntry:
-      return InputItem(
+      var item = InputItem(
         displayPath: path, folders: Self.folders(text),
         location: .file(path: Self.diskPath(root, path)), size: size)
+      item.mayBeZip = root.filesUnopened
+      return item
     }
   }
 
@@ -215,9 +219,13 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
   // MARK: - Building (the walker)
 
-  /// Starts the items of one root; `labelsRoots` when the walk has several roots.
-  mutating func beginRoot(path: String, label: String, isDirectory: Bool, labelsRoots: Bool) {
-    roots.append(Root(path: path, label: label, isDirectory: isDirectory))
+  /// Starts the items of one root; `labelsRoots` when the walk has several roots;
+  /// `filesUnopened` when its plain files are listed without being opened.
+  mutating func beginRoot(
+    path: String, label: String, isDirectory: Bool, labelsRoots: Bool, filesUnopened: Bool = false
+  ) {
+    roots.append(
+      Root(path: path, label: label, isDirectory: isDirectory, filesUnopened: filesUnopened))
     self.labelsRoots = labelsRoots
   }
 
@@ -291,6 +299,28 @@ public struct InputItemList: RandomAccessCollection, Sendable {
           return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
         }
       }
+    }
+  }
+
+  /// Where a path below the current root falls among that root's items, sorted from `start`
+  /// (`sortItems(from:)`): the index of the first item that does not sort before it. Items
+  /// are compared as `sortItems` compares them.
+  func place(of below: String, from start: Int) -> Int {
+    let key = Array(below.utf8)
+    let isASCII = text.allSatisfy { $0 < 0x80 } && key.allSatisfy { $0 < 0x80 }
+    return text.withUnsafeBufferPointer { bytes in
+      var low = start
+      var high = entries.count
+      while low < high {
+        let middle = (low + high) / 2
+        let path = UnsafeBufferPointer(rebasing: Self.slice(bytes, entries[middle]))
+        let before =
+          isASCII
+          ? path.lexicographicallyPrecedes(key)
+          : String(decoding: path, as: UTF8.self) < below
+        if before { low = middle + 1 } else { high = middle }
+      }
+      return low
     }
   }
 

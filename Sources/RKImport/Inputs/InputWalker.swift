@@ -19,6 +19,13 @@ public struct InputWalker: Sendable {
   /// busy for a while, few enough that their names and paths take well under a megabyte
   /// (memory stays flat in large trees).
   var probeBatch = 4096
+  /// Regular files below a folder root are listed without being opened (`InputItem.mayBeZip`):
+  /// whoever reads one tells a zip then and lists it with `zipContents(of:)`. The walk then
+  /// costs a `readdir` per folder instead of four system calls per file. A file whose name
+  /// begins a sibling's name followed by a byte up to `!` (`a.zip` beside `a.zip 2` or
+  /// `a.zip!x`) is still probed: as a zip its entries (`a.zip!/…`) sort after that sibling,
+  /// not at the zip's own place.
+  public var opensFilesAtImport = false
 
   public init(roots: [String], zipLimits: ZipLimits = ZipLimits()) {
     self.roots = roots
@@ -30,20 +37,31 @@ public struct InputWalker: Sendable {
   /// problems rather than thrown, so the other inputs still export.
   public func items() -> (items: [InputItem], problems: [ImportError]) {
     let (list, problems) = itemList()
-    return (Array(list), problems)
+    return (Array(list), problems.map(\.error))
+  }
+
+  /// A problem of the walk and its place among the items: `before` is the index of the item
+  /// it is listed before (the items' count: after all), so that a report of every input lists
+  /// problems in path order too. A root that does not exist is placed where its items would
+  /// be.
+  public struct PlacedProblem: Sendable {
+    public var error: ImportError
+    public var before: Int
   }
 
   /// The same items in compact storage (see `InputItemList`): what an export walks with.
   ///
   /// Per file the walk costs one `open`, `fstat`, `read` of four bytes (zip or not) and `close`;
   /// folder entries are typed by `readdir` (a `stat` only for links and unknown types).
-  public func itemList() -> (items: InputItemList, problems: [ImportError]) {
+  public func itemList() -> (items: InputItemList, problems: [PlacedProblem]) {
     var list = InputItemList()
-    var problems: [ImportError] = []
+    var problems: [PlacedProblem] = []
     for root in roots {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
-        problems.append(ImportError(file: root, reason: "no such file or folder"))
+        problems.append(
+          PlacedProblem(
+            error: ImportError(file: root, reason: "no such file or folder"), before: list.count))
         continue
       }
       var found = Found(items: list)
@@ -51,7 +69,7 @@ public struct InputWalker: Sendable {
       let start = found.items.count
       found.items.beginRoot(
         path: root, label: InputWalker.rootLabel(root), isDirectory: isDirectory.boolValue,
-        labelsRoots: roots.count > 1)
+        labelsRoots: roots.count > 1, filesUnopened: opensFilesAtImport)
       let name = (root as NSString).lastPathComponent
       if isDirectory.boolValue, isBridgeFolder(root) {
         found.items.append(bridgeFolderItem(root, display: name, folders: []))
@@ -66,16 +84,62 @@ public struct InputWalker: Sendable {
         }
       }
       found.items.sortItems(from: start)
-      if roots.count > 1 {
-        let label = InputWalker.rootLabel(root)
-        for index in found.problems.indices where !found.problems[index].file.isEmpty {
-          found.problems[index].file = label + "/" + found.problems[index].file
-        }
-      }
+      problems += Self.placed(
+        found.problems, in: found.items, from: start,
+        label: roots.count > 1 ? InputWalker.rootLabel(root) : nil)
       list = found.items
-      problems += found.problems
     }
     return (list, problems)
+  }
+
+  /// A root's problems (paths below it) placed among its items, sorted from `start`, in
+  /// path order; the root's label put before their paths.
+  static func placed(
+    _ problems: [ImportError], in items: InputItemList, from start: Int, label: String?
+  ) -> [PlacedProblem] {
+    var placed = problems.map { problem in
+      var error = problem
+      if let label, !error.file.isEmpty { error.file = label + "/" + error.file }
+      return PlacedProblem(error: error, before: items.place(of: problem.file, from: start))
+    }
+    // Among problems placed before the same item: by path (as items are sorted), the walk's
+    // order among equal paths.
+    let paths = problems.map(\.file)
+    placed = placed.indices.sorted { lhs, rhs in
+      if placed[lhs].before != placed[rhs].before {
+        return placed[lhs].before < placed[rhs].before
+      }
+      if paths[lhs] != paths[rhs] { return paths[lhs] < paths[rhs] }
+      return lhs < rhs
+    }.map { placed[$0] }
+    return placed
+  }
+
+  /// What a file listed unopened (`InputItem.mayBeZip`) holds when it starts like a zip: the
+  /// items and problems the walk would have listed for it had it opened it, sorted by display
+  /// path (they all start with the zip's own). nil when it is not a zip (or no longer there).
+  /// A zip that cannot be listed is one item, the file itself, no longer `mayBeZip`: its
+  /// import reports why.
+  public func zipContents(of item: InputItem) -> (
+    items: InputItemList, problems: [PlacedProblem]
+  )? {
+    guard case .file(let path) = item.location, let probe = FileProbe(path), probe.isZip,
+      probe.isRegular
+    else { return nil }
+    // Rebuilt from the item: its disk path is the root's, `/` and its path below the root; its
+    // display path the same with the root's label in front, when roots are labelled.
+    let below = item.pathBelowRoot
+    let labelled = item.displayPath != below
+    var found = Found(items: InputItemList())
+    found.items.beginRoot(
+      path: String(path.utf8.dropLast(below.utf8.count + 1)) ?? "",
+      label: String(item.displayPath.utf8.dropLast(below.utf8.count + 1)) ?? "",
+      isDirectory: true, labelsRoots: labelled)
+    addFile(path, probe: probe, display: below, folders: item.folders, isRoot: false, into: &found)
+    found.items.sortItems(from: 0)
+    let label = labelled ? String(item.displayPath.utf8.dropLast(below.utf8.count + 1)) : nil
+    let problems = Self.placed(found.problems, in: found.items, from: 0, label: label)
+    return (found.items, problems)
   }
 
   /// A root as the user gave it, without `./` in front or `/` at the end.
@@ -105,6 +169,8 @@ public struct InputWalker: Sendable {
     enum Step {
       /// A file (or a link to one) to probe: `name` in `folders[folder]`.
       case file(folder: Int, name: String)
+      /// A regular file listed without being opened (`opensFilesAtImport`).
+      case unopenedFile(folder: Int, name: String)
       case item(InputItem)
       case problem(ImportError)
     }
@@ -148,6 +214,7 @@ public struct InputWalker: Sendable {
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
     let visible = entries.filter { !$0.name.hasPrefix(".") }.sorted { $0.name < $1.name }
+    let probedAnyway = opensFilesAtImport ? Self.namesSortingBeforeTheirEntries(visible) : []
     // This folder's index in `tree.folders` and the batch it was registered in: a later
     // batch (the tree was probed and emptied meanwhile) registers it again.
     var registered: (batch: Int, index: Int)?
@@ -175,7 +242,11 @@ public struct InputWalker: Sendable {
           folder = tree.folders.count - 1
           registered = (tree.batch, folder)
         }
-        tree.steps.append(.file(folder: folder, name: name))
+        if type == DT_REG && opensFilesAtImport && !probedAnyway.contains(Array(name.utf8)) {
+          tree.steps.append(.unopenedFile(folder: folder, name: name))
+        } else {
+          tree.steps.append(.file(folder: folder, name: name))
+        }
         tree.fileCount += 1
         if tree.fileCount >= probeBatch {
           addListed(tree, into: &found)
@@ -185,8 +256,24 @@ public struct InputWalker: Sendable {
     }
   }
 
+  /// The names (as bytes) that begin another name in `entries` followed by a byte up to `!`
+  /// (0x21): as zips, their entries would sort after that name. Usually none: only names
+  /// holding such a byte (a space, most often) are looked at.
+  static func namesSortingBeforeTheirEntries(_ entries: [(name: String, type: Int)]) -> Set<[UInt8]>
+  {
+    var prefixes = Set<[UInt8]>()
+    for entry in entries {
+      let bytes = Array(entry.name.utf8)
+      for index in bytes.indices.dropFirst() where bytes[index] <= UInt8(ascii: "!") {
+        prefixes.insert(Array(bytes[..<index]))
+      }
+    }
+    guard !prefixes.isEmpty else { return [] }
+    return prefixes.intersection(entries.map { Array($0.name.utf8) })
+  }
+
   /// The listed tree's items, in walk order: every file probed first (a zip's entries become
-  /// items, a vanished file is skipped).
+  /// items, a vanished file is skipped); a file listed unopened is an item as it is.
   private func addListed(_ tree: FolderTree, into found: inout Found) {
     var paths: [String] = []
     paths.reserveCapacity(tree.fileCount)
@@ -209,6 +296,10 @@ public struct InputWalker: Sendable {
         found.items.append(item)
       case .problem(let problem):
         found.problems.append(problem)
+      case .unopenedFile(let folder, let name):
+        let relative = tree.folders[folder].relative
+        let display = relative.isEmpty ? name : relative.joined(separator: "/") + "/" + name
+        found.items.appendFile(below: display, size: 0)
       case .file(let folder, let name):
         defer { fileNumber += 1 }
         guard let probe = probes[fileNumber] else { continue }
@@ -320,8 +411,13 @@ public struct InputWalker: Sendable {
 }
 
 /// True for a zip's local file header or an empty zip's end record.
-func isZipMagic(_ bytes: [UInt8]) -> Bool {
-  bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+func isZipMagic<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool {
+  guard bytes.count >= 4 else { return false }
+  let start = bytes.startIndex
+  let third = bytes[bytes.index(start, offsetBy: 2)]
+  let fourth = bytes[bytes.index(start, offsetBy: 3)]
+  return bytes[start] == 0x50 && bytes[bytes.index(after: start)] == 0x4B
+    && ((third == 0x03 && fourth == 0x04) || (third == 0x05 && fourth == 0x06))
 }
 
 /// A file's size and whether it starts like a zip, from one `open`, `fstat` and 4-byte `read`.
