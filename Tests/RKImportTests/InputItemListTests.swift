@@ -50,6 +50,26 @@ final class InputItemListTests: XCTestCase {
     XCTAssertEqual(items[0].location, .file(path: root + "/c/" + "/link.txt"))
   }
 
+  func testWalk_SeveralRoots_ARootThatIsAZipOrAnUpload_ItsLabelReplacesItsName() throws {
+    // A zip given as a root keeps its entry paths after its label (they were all shown as the
+    // label alone), and a Bridge upload folder given as a root is shown as its label (it was
+    // shown as the label, `/` and its name again).
+    let upload = root + "/upload"
+    try FileManager.default.copyItem(atPath: fixturesPath + "/bridge-ruxf-v1", toPath: upload)
+    let zip = root + "/in.zip"
+    try FileManager.default.copyItem(atPath: fixturesPath + "/zip-mixed.zip", toPath: zip)
+    let walk = InputWalker(roots: [zip, upload, root + "/a-c"]).items()
+    // By hand: zip-mixed's three readable entries, in path order, then the upload and the file.
+    XCTAssertEqual(
+      walk.items.map(\.displayPath),
+      [
+        zip + "!/P001/photo.png", zip + "!/P001/submission.json", zip + "!/notes.txt", upload,
+        root + "/a-c",
+      ])
+    // Its two entries escaping it, named the same way.
+    XCTAssertEqual(walk.problems.map(\.file), [zip + "!/../evil.json", zip + "!//abs.json"])
+  }
+
   func testZipEntries_StoredCompactly_SameItemsBeforeAndAfterMovingToDisk() throws {
     var list = InputItemList()
     list.beginRoot(path: "/in", label: "in", isDirectory: true, labelsRoots: false)

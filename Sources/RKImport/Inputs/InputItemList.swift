@@ -21,6 +21,17 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     var isDirectory: Bool
     /// Its plain files were listed without being opened: their items are `mayBeZip`.
     var filesUnopened = false
+    /// The root's own name when the root itself is an item (a file, a zip whose entries are
+    /// `name!/…`, a Bridge upload folder); nil for a folder that was walked.
+    var ownName: String?
+
+    /// `path` (below the root) as shown when roots are labelled: the root's own name gives way
+    /// to its label (`uploads.zip!/info.json` → `in/uploads.zip!/info.json`); a walked
+    /// folder's paths get the label in front.
+    func labelled(_ path: String) -> String {
+      guard let ownName, path.utf8.starts(with: ownName.utf8) else { return label + "/" + path }
+      return label + (String(path.utf8.dropFirst(ownName.utf8.count)) ?? "")
+    }
   }
 
   /// A zip whose entries are stored compactly: what their items share.
@@ -158,7 +169,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
       ?? compactItem(CompactKind(other: entry.other), text: below, root: root, size: entry.size)
     if labelsRoots {
       // Several roots may hold the same relative paths (each its README.md): name the root.
-      item.displayPath = root.isDirectory ? root.label + "/" + item.displayPath : root.label
+      item.displayPath = root.labelled(item.displayPath)
     }
     return item
   }
@@ -220,13 +231,22 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   // MARK: - Building (the walker)
 
   /// Starts the items of one root; `labelsRoots` when the walk has several roots;
-  /// `filesUnopened` when its plain files are listed without being opened.
+  /// `filesUnopened` when its plain files are listed without being opened; `ownName` when the
+  /// root itself is an item (see `Root.ownName`).
   mutating func beginRoot(
-    path: String, label: String, isDirectory: Bool, labelsRoots: Bool, filesUnopened: Bool = false
+    path: String, label: String, isDirectory: Bool, labelsRoots: Bool,
+    filesUnopened: Bool = false, ownName: String? = nil
   ) {
     roots.append(
-      Root(path: path, label: label, isDirectory: isDirectory, filesUnopened: filesUnopened))
+      Root(
+        path: path, label: label, isDirectory: isDirectory, filesUnopened: filesUnopened,
+        ownName: ownName))
     self.labelsRoots = labelsRoots
+  }
+
+  /// The current root's `labelled(_:)`.
+  func labelledInCurrentRoot(_ path: String) -> String {
+    roots.last?.labelled(path) ?? path
   }
 
   /// A plain file `below` the current (folder) root, `size` bytes.

@@ -67,11 +67,13 @@ public struct InputWalker: Sendable {
       var found = Found(items: list)
       list = InputItemList()
       let start = found.items.count
+      let name = (root as NSString).lastPathComponent
+      let isUpload = isDirectory.boolValue && isBridgeFolder(root)
       found.items.beginRoot(
         path: root, label: InputWalker.rootLabel(root), isDirectory: isDirectory.boolValue,
-        labelsRoots: roots.count > 1, filesUnopened: opensFilesAtImport)
-      let name = (root as NSString).lastPathComponent
-      if isDirectory.boolValue, isBridgeFolder(root) {
+        labelsRoots: roots.count > 1, filesUnopened: opensFilesAtImport,
+        ownName: isDirectory.boolValue && !isUpload ? nil : name)
+      if isUpload {
         found.items.append(bridgeFolderItem(root, display: name, folders: []))
       } else if isDirectory.boolValue {
         var visited = Set<FolderIdentity>()
@@ -85,8 +87,7 @@ public struct InputWalker: Sendable {
       }
       found.items.sortItems(from: start)
       problems += Self.placed(
-        found.problems, in: found.items, from: start,
-        label: roots.count > 1 ? InputWalker.rootLabel(root) : nil)
+        found.problems, in: found.items, from: start, labelled: roots.count > 1)
       list = found.items
     }
     return (list, problems)
@@ -95,11 +96,11 @@ public struct InputWalker: Sendable {
   /// A root's problems (paths below it) placed among its items, sorted from `start`, in
   /// path order; the root's label put before their paths.
   static func placed(
-    _ problems: [ImportError], in items: InputItemList, from start: Int, label: String?
+    _ problems: [ImportError], in items: InputItemList, from start: Int, labelled: Bool
   ) -> [PlacedProblem] {
     var placed = problems.map { problem in
       var error = problem
-      if let label, !error.file.isEmpty { error.file = label + "/" + error.file }
+      if labelled, !error.file.isEmpty { error.file = items.labelledInCurrentRoot(error.file) }
       return PlacedProblem(error: error, before: items.place(of: problem.file, from: start))
     }
     // Among problems placed before the same item: by path (as items are sorted), the walk's
@@ -137,8 +138,7 @@ public struct InputWalker: Sendable {
       isDirectory: true, labelsRoots: labelled)
     addFile(path, probe: probe, display: below, folders: item.folders, isRoot: false, into: &found)
     found.items.sortItems(from: 0)
-    let label = labelled ? String(item.displayPath.utf8.dropLast(below.utf8.count + 1)) : nil
-    let problems = Self.placed(found.problems, in: found.items, from: 0, label: label)
+    let problems = Self.placed(found.problems, in: found.items, from: 0, labelled: labelled)
     return (found.items, problems)
   }
 
