@@ -51,8 +51,9 @@ public struct InputWalker: Sendable {
 
   /// The same items in compact storage (see `InputItemList`): what an export walks with.
   ///
-  /// Per file the walk costs one `open`, `fstat`, `read` of four bytes (zip or not) and `close`;
-  /// folder entries are typed by `readdir` (a `stat` only for links and unknown types).
+  /// Per file the walk costs one `open`, `fstat`, `read` of four bytes (zip or not) and `close`,
+  /// nothing with `opensFilesAtImport`; folder entries are typed by `readdir` (a `stat` only for
+  /// links and unknown types).
   public func itemList() -> (items: InputItemList, problems: [PlacedProblem]) {
     var list = InputItemList()
     var problems: [PlacedProblem] = []
@@ -242,7 +243,9 @@ public struct InputWalker: Sendable {
           folder = tree.folders.count - 1
           registered = (tree.batch, folder)
         }
-        if type == DT_REG && opensFilesAtImport && !probedAnyway.contains(Array(name.utf8)) {
+        if type == DT_REG && opensFilesAtImport
+          && (probedAnyway.isEmpty || !probedAnyway.contains(Array(name.utf8)))
+        {
           tree.steps.append(.unopenedFile(folder: folder, name: name))
         } else {
           tree.steps.append(.file(folder: folder, name: name))
@@ -263,9 +266,11 @@ public struct InputWalker: Sendable {
   {
     var prefixes = Set<[UInt8]>()
     for entry in entries {
-      let bytes = Array(entry.name.utf8)
-      for index in bytes.indices.dropFirst() where bytes[index] <= UInt8(ascii: "!") {
-        prefixes.insert(Array(bytes[..<index]))
+      var name = entry.name
+      name.withUTF8 { bytes in
+        for index in bytes.indices.dropFirst() where bytes[index] <= UInt8(ascii: "!") {
+          prefixes.insert(Array(bytes[..<index]))
+        }
       }
     }
     guard !prefixes.isEmpty else { return [] }
