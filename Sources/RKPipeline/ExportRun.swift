@@ -57,8 +57,17 @@ public final class ExportRun {
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     var walker = InputWalker(roots: options.inputs)
     // Without a state, files are opened only when read (a zip is listed then): the state's
-    // plan needs every zip's entries before anything is read.
+    // plan needs every zip's entries before anything is read. With one, a file recorded under
+    // its own path (so not a zip) and unchanged since is not opened either.
     walker.opensFilesAtImport = options.statePath == nil
+    if let inputs = state?.inputs {
+      walker.knownPlainFileSize = { path in
+        guard let recorded = inputs.fingerprint(forKey: path),
+          let now = InputFingerprint.of(file: path), now == recorded
+        else { return nil }
+        return now.size
+      }
+    }
     var (items, problems) = walker.itemList()
     // The list waits on disk (an unlinked file in the output folder, which exists by now).
     uninterrupted { items.moveToDisk(directory: folder) }

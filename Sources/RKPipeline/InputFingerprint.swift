@@ -40,13 +40,19 @@ struct InputFingerprint: Sendable, Equatable {
     var total: Int64 = 0
     var latest = 0.0
     for file in diskFiles(item) {
-      var info = stat()
-      guard stat(file, &info) == 0 else { return nil }
-      total += Int64(info.st_size)
-      let seconds = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-      latest = max(latest, seconds)
+      guard let fingerprint = of(file: file) else { return nil }
+      total += fingerprint.size
+      latest = max(latest, fingerprint.modified)
     }
     return InputFingerprint(size: total, modified: latest)
+  }
+
+  /// Size and modification time of one file; nil when it is missing.
+  static func of(file: String) -> InputFingerprint? {
+    var info = stat()
+    guard stat(file, &info) == 0 else { return nil }
+    let seconds = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    return InputFingerprint(size: Int64(info.st_size), modified: seconds)
   }
 
   /// The content hash of the item's files, in order; "" when one cannot be read.

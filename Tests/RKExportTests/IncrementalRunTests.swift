@@ -57,6 +57,37 @@ final class IncrementalRunTests: XCTestCase {
       result.stderr)
   }
 
+  func testState_PlainFileReplacedByAZip_ItsEntriesExportedNext() throws {
+    // A nightly run does not open a file recorded under its own path and unchanged since, to
+    // tell a zip: one that changed is opened, and a zip put in its place is listed.
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    XCTAssertEqual(try dir.run(["in", "--out", "out", "--state", "state.json"]).status, 0)
+    let base = dir.root.appendingPathComponent("in/copy0/P001")
+    let name = try FileManager.default.contentsOfDirectory(atPath: base.path).sorted()[0]
+    let target = base.appendingPathComponent(name)
+    try FileManager.default.removeItem(at: target)
+    let zip = Workdir.packageRoot.appendingPathComponent(
+      "Tests/RKImportTests/Fixtures/inputs/zip-mixed.zip")
+    try FileManager.default.copyItem(at: zip, to: target)
+    let result = try dir.run(["in", "--out", "out", "--state", "state.json"])
+    XCTAssertEqual(result.status, 1, result.stderr)  // zip-mixed holds entries escaping it
+    let deltas = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/out")
+      .filter { $0.hasPrefix("delta-") }
+    XCTAssertEqual(deltas.count, 1, "\(deltas)")
+    let inputs = try dir.readCSV("out/" + deltas[0] + "/inputs.csv").dropFirst()
+    // Only the zip was read: its entries, by hand from the fixture (three readable, two
+    // escaping it), and nothing else.
+    let zipPath = "copy0/P001/" + name
+    XCTAssertEqual(
+      inputs.map { $0[0] },
+      [
+        zipPath + "!/../evil.json", zipPath + "!//abs.json", zipPath + "!/P001/photo.png",
+        zipPath + "!/P001/submission.json", zipPath + "!/notes.txt",
+      ])
+    XCTAssertEqual(inputs.map { $0[2] }, ["failed", "failed", "skipped", "ok", "skipped"])
+  }
+
   func testState_FileTouchedSameBytes_NothingNewAndHashOfItsBytesKept() throws {
     let dir = try Workdir()
     try dir.makeCorpus(copies: 0..<1)

@@ -26,6 +26,10 @@ public struct InputWalker: Sendable {
   /// `a.zip!x`) is still probed: as a zip its entries (`a.zip!/…`) sort after that sibling,
   /// not at the zip's own place.
   public var opensFilesAtImport = false
+  /// For a file the caller knows as a plain file unchanged since it last read it (a nightly
+  /// `--state` run: the state has an entry under its path, and its size and modification time
+  /// still match), its size; the walk then does not open it to tell a zip. nil: open it.
+  public var knownPlainFileSize: (@Sendable (String) -> Int64?)?
 
   public init(roots: [String], zipLimits: ZipLimits = ZipLimits()) {
     self.roots = roots
@@ -286,7 +290,7 @@ public struct InputWalker: Sendable {
       guard case .file(let folder, let name) = step else { continue }
       paths.append(tree.folders[folder].path + "/" + name)
     }
-    let probes = InputWalker.probe(paths)
+    let probes = InputWalker.probe(paths, knownPlainFileSize: knownPlainFileSize)
     // Zips are opened and surveyed a few at a time on all cores (a window bounds the readers
     // held at once), then listed here in walk order.
     let zipNumbers = probes.indices.filter {
@@ -326,10 +330,16 @@ public struct InputWalker: Sendable {
 
   /// The probes of `paths` (nil for a vanished file), made on all cores when there are many:
   /// the walk runs before any parsing starts, and per file it waits on four system calls.
-  static func probe(_ paths: [String]) -> [FileProbe?] {
+  static func probe(
+    _ paths: [String], knownPlainFileSize: (@Sendable (String) -> Int64?)? = nil
+  ) -> [FileProbe?] {
     var probes = [FileProbe?](repeating: nil, count: paths.count)
+    @Sendable func probe(_ path: String) -> FileProbe? {
+      if let size = knownPlainFileSize?(path) { return FileProbe(plainFileOfSize: size) }
+      return FileProbe(path)
+    }
     guard paths.count >= 64 else {
-      for index in paths.indices { probes[index] = FileProbe(paths[index]) }
+      for index in paths.indices { probes[index] = probe(paths[index]) }
       return probes
     }
     // A few contiguous chunks per core: one dispatch per file would cost more than its probe.
@@ -340,7 +350,7 @@ public struct InputWalker: Sendable {
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         let start = paths.count * chunk / chunks
         let end = paths.count * (chunk + 1) / chunks
-        for index in start..<end { slots[index] = FileProbe(paths[index]) }
+        for index in start..<end { slots[index] = probe(paths[index]) }
       }
     }
     return probes
@@ -431,6 +441,13 @@ struct FileProbe: Sendable {
   var isZip: Bool
   /// false for a named pipe, socket or device: never read (a pipe would block the run).
   var isRegular: Bool
+
+  /// A regular file known not to be a zip (see `InputWalker.knownPlainFileSize`).
+  init(plainFileOfSize size: Int64) {
+    self.size = size
+    isZip = false
+    isRegular = true
+  }
 
   /// nil when nothing is at `path` (a dangling link); a file that exists but cannot be opened
   /// is probed by `stat` alone (not a zip), so the importer reports why it cannot be read.
