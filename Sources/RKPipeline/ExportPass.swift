@@ -22,8 +22,8 @@ struct ExportPass {
     var zip: ZipFound?
   }
 
-  /// A zip found at import: when it holds at most `InputReading.readTogether` items, their
-  /// imports (read on the thread that found it); else, up to `InputReading.listingKept`
+  /// A zip found at import: when its items are few and small (`InputReading.readsTogether`),
+  /// their imports (read on the thread that found it); else, up to `InputReading.listingKept`
   /// items, its listing, whose items the consumer spreads over the workers; else nothing yet,
   /// and the consumer lists it again. (A listing is held for every zip the workers run ahead
   /// to, and a zip's listing grows with its entries.)
@@ -45,6 +45,9 @@ struct ExportPass {
     /// which cost ~15 % on zips of a hundred archives. The results wait to be consumed with
     /// the weight of their items (`maximumWeight`), so memory stays bounded.
     static let readTogether = 256
+    /// Nor more than this many bytes (uncompressed) in all: a result holds its items' rows, so
+    /// a zip of a few large files is spread over the workers instead.
+    static let readTogetherBytes: Int64 = 16 << 20
     /// Results waiting to be consumed, in items: as many as the window holds of plain files.
     static let maximumWeight = 64
     /// Zips with at most this many items hand their listing to the consumer (~70 bytes an
@@ -100,6 +103,18 @@ struct ExportPass {
       return Found(piece: piece, outcome: outcome, hash: hash, prepared: prepared)
     }
 
+    /// Whether a zip's items are read on the thread that found it, as one input: at most
+    /// `readTogether` of them, of at most `readTogetherBytes` in all.
+    static func readsTogether(_ items: InputItemList) -> Bool {
+      guard items.count <= readTogether else { return false }
+      var bytes: Int64 = 0
+      for item in items {
+        bytes += item.size
+        if bytes > readTogetherBytes { return false }
+      }
+      return true
+    }
+
     /// A zip found where the walk listed a plain file: its few items read here, or a note
     /// that it is one.
     private func zipFound(_ piece: IncrementalPlan.Work) -> Found {
@@ -107,7 +122,7 @@ struct ExportPass {
         return read(piece.asOpened)
       }
       var zip = ZipFound()
-      if items.count <= Self.readTogether {
+      if Self.readsTogether(items) {
         zip.founds = items.map { read(IncrementalPlan.Work($0)) }
       } else if items.count <= Self.listingKept {
         zip.items = items
