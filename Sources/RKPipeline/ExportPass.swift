@@ -68,7 +68,7 @@ struct ExportPass {
         // Listed unopened (never with --state): read now, telling a zip as the walk would.
         switch importer.readUnopened(piece.item) {
         case .bytes(let read): bytes = read
-        case .zip: return zipFound(piece)
+        case .zip(let size): return zipFound(piece, size: size)
         case .failed(let outcome):
           return Found(piece: piece, outcome: outcome, hash: "", prepared: nil)
         }
@@ -117,8 +117,8 @@ struct ExportPass {
 
     /// A zip found where the walk listed a plain file: its few items read here, or a note
     /// that it is one.
-    private func zipFound(_ piece: IncrementalPlan.Work) -> Found {
-      guard let (items, problems) = walker.zipContents(of: piece.item) else {
+    private func zipFound(_ piece: IncrementalPlan.Work, size: Int64) -> Found {
+      guard let (items, problems) = walker.zipContents(of: piece.item, zipSize: size) else {
         return read(piece.asOpened)
       }
       var zip = ZipFound()

@@ -65,6 +65,36 @@ final class InputWalkerAtImportTests: XCTestCase {
     XCTAssertEqual(placed.map(\.before), opening.problems.map(\.before))
   }
 
+  func testReadFileUnlessZip_ZipsToldByTheirHeadLargeOnesNotRead() throws {
+    let zip = try Array(Data(contentsOf: URL(fileURLWithPath: fixturesPath + "/zip-mixed.zip")))
+    let text = Array(repeating: UInt8(ascii: "a"), count: 100)
+    func write(_ bytes: [UInt8], _ name: String) throws -> String {
+      let path = root + "/" + name
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      return path
+    }
+    func read(_ path: String, limit: Int64 = 1 << 20, peekAbove: Int64 = 1 << 20) throws
+      -> String
+    {
+      switch try readFileUnlessZip(path, limit: limit, peekAbove: peekAbove) {
+      case .bytes(let bytes): "bytes \(bytes.count)"
+      case .zip(let size): "zip \(size)"
+      case .larger(let size): "larger \(size)"
+      }
+    }
+    let zipPath = try write(zip, "z.bin")
+    let textPath = try write(text, "t.txt")
+    // Read whole and told by its bytes, or peeked at first (above `peekAbove`): the same.
+    XCTAssertEqual(try read(zipPath), "zip \(zip.count)")
+    XCTAssertEqual(try read(zipPath, peekAbove: 10), "zip \(zip.count)")
+    // A zip over the limit is still a zip (listed where it lies, never read whole).
+    XCTAssertEqual(try read(zipPath, limit: 10), "zip \(zip.count)")
+    XCTAssertEqual(try read(textPath), "bytes 100")
+    XCTAssertEqual(try read(textPath, peekAbove: 10), "bytes 100")
+    XCTAssertEqual(try read(textPath, limit: 99), "larger 100")
+    XCTAssertEqual(try read(try write([0x50, 0x4B], "short")), "bytes 2")
+  }
+
   func testNamesSortingBeforeTheirEntries_OnlyNamesBeginningASiblingBeforeAByteUpToBang() {
     func names(_ list: [String]) -> [String] {
       InputWalker.namesSortingBeforeTheirEntries(list.map { ($0, 0) })

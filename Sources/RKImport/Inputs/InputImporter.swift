@@ -53,27 +53,26 @@ public struct InputImporter: Sendable {
   public enum UnopenedRead: Sendable {
     /// Its bytes, to import (`importItem(_:bytes:)`).
     case bytes([UInt8])
-    /// It starts like a zip: to be listed (`InputWalker.zipContents(of:)`), not imported.
-    case zip
+    /// It starts like a zip, of `size` bytes: to be listed (`InputWalker.zipContents(of:)`),
+    /// not imported.
+    case zip(size: Int64)
     /// It cannot be read: the outcome `importItem(_:)` gives.
     case failed(ImportOutcome)
   }
 
   /// Reads a file the walk listed without opening it, telling a zip by its first bytes as
-  /// the walk would have. A file over the size limit is not read: only its first four bytes,
-  /// since a zip of any size is listed.
+  /// the walk would have (`readFileUnlessZip`: a large zip is not read whole, since a zip of
+  /// any size is listed).
   public func readUnopened(_ item: InputItem) -> UnopenedRead {
     guard case .file(let path) = item.location else {
       return .failed(importItem(item))
     }
     do {
-      switch try readFileUnlessLarger(path, limit: maximumFileSize) {
-      case .bytes(let bytes):
-        return isZipMagic(bytes) ? .zip : .bytes(bytes)
+      switch try readFileUnlessZip(path, limit: maximumFileSize) {
+      case .bytes(let bytes): return .bytes(bytes)
+      case .zip(let size): return .zip(size: size)
       case .larger(let size):
-        if FileProbe(path)?.isZip == true { return .zip }
-        let error = ImportError(
-          reason: "file is \(size) bytes, over the limit of \(maximumFileSize) bytes")
+        let error = ImportError(reason: fileTooLarge(size: size, limit: maximumFileSize))
         return .failed(.failed(.unknown, error.inFile(item.displayPath)))
       }
     } catch let error as ImportError {

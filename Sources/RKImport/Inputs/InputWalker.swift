@@ -125,12 +125,14 @@ public struct InputWalker: Sendable {
   /// items and problems the walk would have listed for it had it opened it, sorted by display
   /// path (they all start with the zip's own). nil when it is not a zip (or no longer there).
   /// A zip that cannot be listed is one item, the file itself, no longer `mayBeZip`: its
-  /// import reports why.
-  public func zipContents(of item: InputItem) -> (
+  /// import reports why. `zipSize`: the caller read its first bytes and size already
+  /// (`InputImporter.readUnopened`), so it is not opened again to tell.
+  public func zipContents(of item: InputItem, zipSize: Int64? = nil) -> (
     items: InputItemList, problems: [PlacedProblem]
   )? {
-    guard case .file(let path) = item.location, let probe = FileProbe(path), probe.isZip,
-      probe.isRegular
+    guard case .file(let path) = item.location,
+      let probe = zipSize.map({ FileProbe(regularFileOfSize: $0, isZip: true) }) ?? FileProbe(path),
+      probe.isZip, probe.isRegular
     else { return nil }
     // Rebuilt from the item: its disk path is the root's, `/` and its path below the root; its
     // display path the same with the root's label in front, when roots are labelled.
@@ -334,12 +336,14 @@ public struct InputWalker: Sendable {
     _ paths: [String], knownPlainFileSize: (@Sendable (String) -> Int64?)? = nil
   ) -> [FileProbe?] {
     var probes = [FileProbe?](repeating: nil, count: paths.count)
-    @Sendable func probe(_ path: String) -> FileProbe? {
-      if let size = knownPlainFileSize?(path) { return FileProbe(plainFileOfSize: size) }
+    @Sendable func probeOne(_ path: String) -> FileProbe? {
+      if let size = knownPlainFileSize?(path) {
+        return FileProbe(regularFileOfSize: size, isZip: false)
+      }
       return FileProbe(path)
     }
     guard paths.count >= 64 else {
-      for index in paths.indices { probes[index] = probe(paths[index]) }
+      for index in paths.indices { probes[index] = probeOne(paths[index]) }
       return probes
     }
     // A few contiguous chunks per core: one dispatch per file would cost more than its probe.
@@ -350,7 +354,7 @@ public struct InputWalker: Sendable {
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         let start = paths.count * chunk / chunks
         let end = paths.count * (chunk + 1) / chunks
-        for index in start..<end { slots[index] = probe(paths[index]) }
+        for index in start..<end { slots[index] = probeOne(paths[index]) }
       }
     }
     return probes
@@ -442,10 +446,11 @@ struct FileProbe: Sendable {
   /// false for a named pipe, socket or device: never read (a pipe would block the run).
   var isRegular: Bool
 
-  /// A regular file known not to be a zip (see `InputWalker.knownPlainFileSize`).
-  init(plainFileOfSize size: Int64) {
+  /// A regular file whose size and kind are known without opening it again (see
+  /// `InputWalker.knownPlainFileSize`, `InputWalker.zipContents(of:zipSize:)`).
+  init(regularFileOfSize size: Int64, isZip: Bool) {
     self.size = size
-    isZip = false
+    self.isZip = isZip
     isRegular = true
   }
 
