@@ -322,25 +322,29 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     }
   }
 
-  /// Where a path below the current root falls among that root's items, sorted from `start`
-  /// (`sortItems(from:)`): the index of the first item that does not sort before it. Items
-  /// are compared as `sortItems` compares them.
-  func place(of below: String, from start: Int) -> Int {
-    let key = Array(below.utf8)
-    let isASCII = text.allSatisfy { $0 < 0x80 } && key.allSatisfy { $0 < 0x80 }
+  /// Where paths below the current root fall among that root's items, sorted from `start`
+  /// (`sortItems(from:)`): for each, the index of the first item that does not sort before
+  /// it. Items are compared as `sortItems` compares them (the text's kind looked at once).
+  func places(of paths: [String], from start: Int) -> [Int] {
+    guard !paths.isEmpty else { return [] }
+    let textIsASCII = text.allSatisfy { $0 < 0x80 }
     return text.withUnsafeBufferPointer { bytes in
-      var low = start
-      var high = entries.count
-      while low < high {
-        let middle = (low + high) / 2
-        let path = UnsafeBufferPointer(rebasing: Self.slice(bytes, entries[middle]))
-        let before =
-          isASCII
-          ? path.lexicographicallyPrecedes(key)
-          : String(decoding: path, as: UTF8.self) < below
-        if before { low = middle + 1 } else { high = middle }
+      paths.map { below in
+        let key = Array(below.utf8)
+        let isASCII = textIsASCII && key.allSatisfy { $0 < 0x80 }
+        var low = start
+        var high = entries.count
+        while low < high {
+          let middle = (low + high) / 2
+          let path = UnsafeBufferPointer(rebasing: Self.slice(bytes, entries[middle]))
+          let before =
+            isASCII
+            ? path.lexicographicallyPrecedes(key)
+            : String(decoding: path, as: UTF8.self) < below
+          if before { low = middle + 1 } else { high = middle }
+        }
+        return low
       }
-      return low
     }
   }
 

@@ -103,10 +103,11 @@ public struct InputWalker: Sendable {
   static func placed(
     _ problems: [ImportError], in items: InputItemList, from start: Int, labelled: Bool
   ) -> [PlacedProblem] {
-    var placed = problems.map { problem in
+    let places = items.places(of: problems.map(\.file), from: start)
+    var placed = zip(problems, places).map { problem, place in
       var error = problem
       if labelled, !error.file.isEmpty { error.file = items.labelledInCurrentRoot(error.file) }
-      return PlacedProblem(error: error, before: items.place(of: problem.file, from: start))
+      return PlacedProblem(error: error, before: place)
     }
     // Among problems placed before the same item: by path (as items are sorted), the walk's
     // order among equal paths.
