@@ -22,19 +22,25 @@ struct ExportPass {
     var zip: ZipFound?
   }
 
-  /// A zip found at import: when its items are few and small (`InputReading.readsTogether`),
-  /// their imports (read on the thread that found it); else, up to `InputReading.listingKept`
-  /// items, its listing, whose items the consumer spreads over the workers; else nothing yet,
-  /// and the consumer lists it again. (A listing is held for every zip the workers run ahead
-  /// to, and a zip's listing grows with its entries.)
-  struct ZipFound: Sendable {
-    var founds: [Found] = []
-    var items: InputItemList?
-    var problems: [InputWalker.PlacedProblem] = []
-    var isListed = false
-    /// Set when reading the file took longer than the time limit: listed again, a zip's items
-    /// are read one by one, each within the limit; a file that is no zip failed with this.
-    var timedOut: ImportError?
+  /// A zip found at import. (A listing is held for every zip the workers run ahead to, and a
+  /// zip's listing grows with its entries: large ones are listed again by the consumer.)
+  enum ZipFound: Sendable {
+    /// Its items few and small (`InputReading.itemsReadTogether`): read on the thread that
+    /// found it, as one input.
+    case read([Found], problems: [InputWalker.PlacedProblem])
+    /// Up to `InputReading.listingKept` items: their listing, for the consumer to spread
+    /// over the workers.
+    case listed(InputItemList, problems: [InputWalker.PlacedProblem])
+    /// Not listed: more items, or reading the file took longer than the time limit
+    /// (`timedOut`; listed again, a zip's items are read one by one, each within the limit,
+    /// and a file that is no zip failed with this).
+    case unlisted(timedOut: ImportError?)
+
+    /// What the result weighs while it waits to be consumed: its inputs read.
+    var weight: Int {
+      guard case .read(let founds, _) = self else { return 1 }
+      return 1 + founds.count
+    }
   }
 
   /// Reads one planned input on a worker thread: what the plan is mapped through.
@@ -103,16 +109,14 @@ struct ExportPass {
       return Found(piece: piece, outcome: outcome, hash: hash, prepared: prepared)
     }
 
-    /// Whether a zip's items are read on the thread that found it, as one input: at most
-    /// `readTogether` of them, of at most `readTogetherBytes` in all.
-    static func readsTogether(_ items: InputItemList) -> Bool {
-      guard items.count <= readTogether else { return false }
-      var bytes: Int64 = 0
-      for item in items {
-        bytes += item.size
-        if bytes > readTogetherBytes { return false }
-      }
-      return true
+    /// A zip's items when they are read on the thread that found it, as one input: at most
+    /// `readTogether` of them, of at most `readTogetherBytes` in all; nil otherwise. (Made
+    /// once: each is rebuilt from the compact list on access.)
+    static func itemsReadTogether(_ items: InputItemList) -> [InputItem]? {
+      guard items.count <= readTogether else { return nil }
+      let all = Array(items)
+      let bytes = all.reduce(Int64(0)) { $0 + $1.size }
+      return bytes <= readTogetherBytes ? all : nil
     }
 
     /// A zip found where the walk listed a plain file: its few items read here, or a note
@@ -121,15 +125,13 @@ struct ExportPass {
       guard let (items, problems) = walker.zipContents(of: piece.item, zipSize: size) else {
         return read(piece.asOpened)
       }
-      var zip = ZipFound()
-      if Self.readsTogether(items) {
-        zip.founds = items.map { read(IncrementalPlan.Work($0)) }
+      let zip: ZipFound
+      if let few = Self.itemsReadTogether(items) {
+        zip = .read(few.map { read(IncrementalPlan.Work($0)) }, problems: problems)
       } else if items.count <= Self.listingKept {
-        zip.items = items
-      }
-      if items.count <= Self.listingKept {
-        zip.problems = problems
-        zip.isListed = true
+        zip = .listed(items, problems: problems)
+      } else {
+        zip = .unlisted(timedOut: nil)
       }
       return Found(piece: piece, outcome: nil, hash: "", prepared: nil, zip: zip)
     }
@@ -249,11 +251,11 @@ struct ExportPass {
         if piece.item.mayBeZip {
           // Perhaps a zip read as one input: its items get a time limit each.
           return Found(
-            piece: piece, outcome: nil, hash: "", prepared: nil, zip: ZipFound(timedOut: error))
+            piece: piece, outcome: nil, hash: "", prepared: nil, zip: .unlisted(timedOut: error))
         }
         return Found(piece: piece, outcome: .failed(.unknown, error), hash: "", prepared: nil)
       },
-      weight: { 1 + ($0.zip?.founds.count ?? 0) }, maximumWeight: InputReading.maximumWeight,
+      weight: { $0.zip?.weight ?? 1 }, maximumWeight: InputReading.maximumWeight,
       transform: { reading.read($0) },
       consume: { index, found in try consume(&self, index, found) })
   }
@@ -261,13 +263,21 @@ struct ExportPass {
   /// The items of a zip found at import, in path order with its problems: read by the thread
   /// that found it when few, else spread over the workers now (listed again when large).
   private mutating func consumeZip(_ piece: IncrementalPlan.Work, _ zip: ZipFound) throws {
-    var problems = zip.problems
-    var items = zip.items
-    if !zip.isListed {
+    let problems: [InputWalker.PlacedProblem]
+    var items: InputItemList?
+    var founds: [Found] = []
+    switch zip {
+    case .read(let read, let readProblems):
+      founds = read
+      problems = readProblems
+    case .listed(let listed, let listedProblems):
+      items = listed
+      problems = listedProblems
+    case .unlisted(let timedOut):
       guard let (listed, listedProblems) = reading.walker.zipContents(of: piece.item) else {
         // No zip after all: it timed out as a file, or is no longer a zip (read as any file).
         let found =
-          zip.timedOut.map {
+          timedOut.map {
             Found(piece: piece, outcome: .failed(.unknown, $0), hash: "", prepared: nil)
           } ?? reading.read(piece.asOpened)
         return try consume(found.piece, found, number: zipItemPaths.add(piece.item.displayPath))
@@ -292,7 +302,7 @@ struct ExportPass {
         try pass.consume(found.piece, found, number: number)
       }
     } else {
-      for (index, found) in zip.founds.enumerated() {
+      for (index, found) in founds.enumerated() {
         try recordProblems(problemsBefore(index))
         try consume(found.piece, found, number: zipItemPaths.add(found.piece.item.displayPath))
       }

@@ -15,15 +15,15 @@ final class ZipReadTogetherTests: XCTestCase {
       })
   }
 
-  func testReadsTogether_AtMost256ItemsOfAtMost16MB() {
+  func testItemsReadTogether_AtMost256ItemsOfAtMost16MB() {
     typealias Reading = ExportPass.InputReading
-    XCTAssertTrue(Reading.readsTogether(items([])))
-    XCTAssertTrue(Reading.readsTogether(items(Array(repeating: 20_000, count: 256))))
-    XCTAssertFalse(Reading.readsTogether(items(Array(repeating: 1, count: 257))))
+    XCTAssertNotNil(Reading.itemsReadTogether(items([])))
+    XCTAssertNotNil(Reading.itemsReadTogether(items(Array(repeating: 20_000, count: 256))))
+    XCTAssertNil(Reading.itemsReadTogether(items(Array(repeating: 1, count: 257))))
     // 16 MiB exactly, then one byte more, in two items.
-    XCTAssertTrue(Reading.readsTogether(items([8 << 20, 8 << 20])))
-    XCTAssertFalse(Reading.readsTogether(items([8 << 20, (8 << 20) + 1])))
+    XCTAssertNotNil(Reading.itemsReadTogether(items([8 << 20, 8 << 20])))
+    XCTAssertNil(Reading.itemsReadTogether(items([8 << 20, (8 << 20) + 1])))
     // One large item alone.
-    XCTAssertFalse(Reading.readsTogether(items([(16 << 20) + 1])))
+    XCTAssertNil(Reading.itemsReadTogether(items([(16 << 20) + 1])))
   }
 }
