@@ -27,17 +27,21 @@ import tempfile
 
 from bench import ROOT, generated_corpus
 
-# Phases by the function that runs each of them once per archive or once per export
-# (demangled, simplified names); what no phase covers is the rest of start-up (the runtime's
-# type metadata and conformance lookups), the walk and the commit.
-# Each with whether it grows with the archives (else it is paid once per export).
+# Phases by the functions that run each of them once per archive or once per export
+# (demangled, simplified names; on the slice none calls another); what no phase covers is the
+# rest of start-up (the runtime's type metadata and conformance lookups), the walk and the
+# commit. Each with whether it grows with the archives (else it is paid once per export).
+# The import: a file the walk listed unopened is read by `readUnopened` and decoded by
+# `importItem(_:bytes:)` (since session 19); `importItem(_:)` reads and decodes the others.
 PHASES = [
-    ("command line parsed", "static ParsableCommand.parseAsRoot(_:)", False),
-    ("import: read, sniff, decode", "InputImporter.importItem(_:)", True),
-    ("prepare: rows, wide share, statistics share", "RunPreparer.prepare(_:item:for:)", True),
-    ("consume: write rows, pivot, collect", "ExportPass.consume(_:_:number:)", True),
-    ("prepared runs freed", "destroy for ExportPass.Found", True),
-    ("finish: wide tables, statistics, codebook", "ExportOutputs.finish()", True),
+    ("command line parsed", ["static ParsableCommand.parseAsRoot(_:)"], False),
+    ("import: read, sniff, decode", ["InputImporter.readUnopened(_:)",
+                                     "InputImporter.importItem(_:bytes:)",
+                                     "InputImporter.importItem(_:)"], True),
+    ("prepare: rows, wide share, statistics share", ["RunPreparer.prepare(_:item:for:)"], True),
+    ("consume: write rows, pivot, collect", ["ExportPass.consume(_:_:number:)"], True),
+    ("prepared runs freed", ["destroy for ExportPass.Found"], True),
+    ("finish: wide tables, statistics, codebook", ["ExportOutputs.finish()"], True),
 ]
 
 
@@ -95,7 +99,8 @@ def count(binary, corpus, work):
         inclusive.setdefault(name, value)
     if total is None:
         sys.exit("instructions: callgrind_annotate printed no total")
-    phases = [(label, inclusive.get(function, 0), grows) for label, function, grows in PHASES]
+    phases = [(label, sum(inclusive.get(function, 0) for function in functions), grows)
+              for label, functions, grows in PHASES]
     runs = max(0, sum(1 for _ in open(os.path.join(out, "task_runs.csv"), encoding="utf-8")) - 1)
     return total, phases, runs
 
