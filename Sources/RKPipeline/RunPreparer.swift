@@ -81,18 +81,24 @@ struct RunPreparer: Sendable {
     prepared.runs.reserveCapacity(input.runs.count)
     let participant = options.participantRule.participantID(for: item)
     // The runs are changed in place: a caller that hands over its input copies no run.
-    for index in input.runs.indices {
-      input.runs[index].participantID = participant
-      if let since = options.since {
-        let run = input.runs[index]
-        guard let when = run.endDate ?? run.startDate, when >= since else {
-          prepared.runsBeforeSince += 1
-          continue
+    input.runs.withUnsafeMutableBufferPointer { runs in
+      guard let first = runs.baseAddress else { return }
+      for index in runs.indices {
+        runs[index].participantID = participant
+        if let since = options.since {
+          guard let when = runs[index].endDate ?? runs[index].startDate, when >= since else {
+            prepared.runsBeforeSince += 1
+            continue
+          }
         }
+        let definition = definitions[runs[index].taskIdentifier]
+        privacy.apply(to: &runs[index], definition: definition)
+        // Moved out for the call and back after: an element passed straight from the buffer
+        // is copied first (a retain and a release per field of the run).
+        let run = (first + index).move()
+        prepared.runs.append(prepare(run, file: item.displayPath, for: output))
+        (first + index).initialize(to: run)
       }
-      let definition = definitions[input.runs[index].taskIdentifier]
-      privacy.apply(to: &input.runs[index], definition: definition)
-      prepared.runs.append(prepare(input.runs[index], file: item.displayPath, for: output))
     }
     return prepared
   }
