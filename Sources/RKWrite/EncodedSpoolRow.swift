@@ -13,8 +13,11 @@ import RKTable
 /// try spool.append(row, filling: [42])   // reads back as [.text("survey"), .integer(42), .bool(true)]
 /// ```
 public struct EncodedSpoolRow: Sendable {
-  /// The row's bytes: length, cell count, cells (see `RowCodec`).
-  var bytes: [UInt8] = []
+  /// The row's bytes: length, cell count, cells (see `RowCodec`). Past `used` they are zeroed
+  /// room, written in place by the next cells (through a pointer: appending each part cost
+  /// over a hundred instructions in checks) and dropped by `finish()`.
+  var bytes: [UInt8]
+  private var used = 0
   /// Byte offsets of the placeholders' eight value bytes, in order.
   var placeholders: [Int] = []
   private let cellCount: Int
@@ -27,21 +30,28 @@ public struct EncodedSpoolRow: Sendable {
     self.cellCount = cellCount
     // Room for typical cells (a tag and a short text or number), so the row rarely regrows;
     // about half the cells of a wide row are placeholders.
-    bytes.reserveCapacity(16 + 16 * cellCount)
+    bytes = [UInt8](repeating: 0, count: 16 + 16 * cellCount)
     placeholders.reserveCapacity(cellCount / 2)
-    _ = RowCodec.beginRow(cellCount: cellCount, in: &bytes)
+    // The length (filled in by `finish()`), then the cell count.
+    used = 4
+    write(maximumSize: RowCodec.maximumVarintSize) {
+      RowCodec.write(varint: UInt64(cellCount), at: $0)
+    }
   }
 
   public mutating func append(_ cell: Cell) {
-    RowCodec.appendCell(cell, to: &bytes)
+    write(maximumSize: RowCodec.maximumSize(of: cell)) { RowCodec.write(cell, at: $0) }
     cellsAppended += 1
   }
 
   /// Appends an integer cell whose value `RowSpool.append(_:filling:)` writes.
   public mutating func appendPlaceholder() {
-    bytes.append(RowCodec.Tag.fixedInteger.rawValue)
-    placeholders.append(bytes.count)
-    bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+    write(maximumSize: 9) { start in
+      start.pointee = RowCodec.Tag.fixedInteger.rawValue
+      // The eight value bytes stay zero until filled.
+      return 9
+    }
+    placeholders.append(used - 8)
     cellsAppended += 1
   }
 
@@ -49,7 +59,21 @@ public struct EncodedSpoolRow: Sendable {
   /// or more (the spool then refuses it).
   @discardableResult
   public mutating func finish() -> Bool {
+    if !isFinished { bytes.removeLast(bytes.count - used) }
     isFinished = cellsAppended == cellCount && RowCodec.endRow(startingAt: 0, in: &bytes)
     return isFinished
+  }
+
+  /// Runs `body` at the first unwritten byte, with `maximumSize` zeroed bytes of room made
+  /// first; `body` returns how many it wrote.
+  @inline(__always)
+  private mutating func write(
+    maximumSize: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int
+  ) {
+    if bytes.count - used < maximumSize {
+      bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, maximumSize)))
+    }
+    let start = used
+    used += bytes.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
   }
 }

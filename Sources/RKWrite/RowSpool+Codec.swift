@@ -49,27 +49,49 @@ enum RowCodec {
 
   /// Appends one cell: its tag, then its payload.
   static func appendCell(_ cell: Cell, to buffer: inout [UInt8]) {
+    appendCellPart(maximumSize: maximumSize(of: cell), to: &buffer) { write(cell, at: $0) }
+  }
+
+  /// The most bytes `write(_:at:)` writes for `cell`.
+  @inline(__always)
+  static func maximumSize(of cell: Cell) -> Int {
+    switch cell {
+    case .empty, .bool: 1
+    case .text(let text): 1 + maximumVarintSize + text.utf8.count
+    case .number(let text, _): 1 + maximumVarintSize + text.utf8.count + 8
+    case .integer, .instant: 1 + maximumVarintSize
+    case .seconds: 1 + 8
+    }
+  }
+
+  /// Writes one cell (its tag, then its payload) at `start`, where `maximumSize(of:)` bytes
+  /// are writable; returns the bytes written. Stores through a pointer: appending each part
+  /// to an array cost over a hundred instructions per part in checks.
+  @inline(__always)
+  static func write(_ cell: Cell, at start: UnsafeMutablePointer<UInt8>) -> Int {
     switch cell {
     case .empty:
-      buffer.append(Tag.empty.rawValue)
+      start.pointee = Tag.empty.rawValue
+      return 1
     case .text(let text):
-      buffer.append(Tag.text.rawValue)
-      appendString(text, to: &buffer)
+      start.pointee = Tag.text.rawValue
+      return 1 + write(text, at: start + 1)
     case .number(let text, let value):
-      buffer.append(Tag.number.rawValue)
-      appendString(text, to: &buffer)
-      appendDouble(value, to: &buffer)
+      start.pointee = Tag.number.rawValue
+      let length = 1 + write(text, at: start + 1)
+      return length + write(value, at: start + length)
     case .integer(let value):
-      buffer.append(Tag.integer.rawValue)
-      appendVarint(zigzag(value), to: &buffer)
+      start.pointee = Tag.integer.rawValue
+      return 1 + write(varint: zigzag(value), at: start + 1)
     case .bool(let value):
-      buffer.append(value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+      start.pointee = value ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue
+      return 1
     case .instant(let ms):
-      buffer.append(Tag.instant.rawValue)
-      appendVarint(zigzag(ms), to: &buffer)
+      start.pointee = Tag.instant.rawValue
+      return 1 + write(varint: zigzag(ms), at: start + 1)
     case .seconds(let value):
-      buffer.append(Tag.seconds.rawValue)
-      appendDouble(value, to: &buffer)
+      start.pointee = Tag.seconds.rawValue
+      return 1 + write(value, at: start + 1)
     }
   }
 
@@ -190,24 +212,70 @@ enum RowCodec {
     Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
   }
 
+  /// The bytes of the longest LEB128 varint (a UInt64 has 64 bits, seven a byte).
+  static let maximumVarintSize = 10
+
   static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
+    appendCellPart(maximumSize: maximumVarintSize, to: &buffer) { write(varint: value, at: $0) }
+  }
+
+  /// Writes `value` as a LEB128 varint at `start` (room for `maximumVarintSize` bytes);
+  /// returns the bytes written.
+  @inline(__always)
+  static func write(varint value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> Int {
     var rest = value
+    var count = 0
     while rest >= 0x80 {
-      buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+      start[count] = UInt8(truncatingIfNeeded: rest) | 0x80
       rest >>= 7
+      count += 1
     }
-    buffer.append(UInt8(truncatingIfNeeded: rest))
+    start[count] = UInt8(truncatingIfNeeded: rest)
+    return count + 1
   }
 
-  static func appendString(_ text: String, to buffer: inout [UInt8]) {
-    var text = text
-    text.withUTF8 { bytes in
-      appendVarint(UInt64(bytes.count), to: &buffer)
-      buffer.append(contentsOf: bytes)
+  /// Writes `text` as its UTF-8 length (a varint) and bytes at `start` (room for
+  /// `maximumVarintSize` bytes and the text); returns the bytes written.
+  @inline(__always)
+  static func write(_ text: String, at start: UnsafeMutablePointer<UInt8>) -> Int {
+    // Native strings lend their bytes in place; others (bridged, rare here) are copied once.
+    if let written = text.utf8.withContiguousStorageIfAvailable({ bytes in
+      write(utf8: bytes, at: start)
+    }) {
+      return written
     }
+    return Array(text.utf8).withUnsafeBufferPointer { write(utf8: $0, at: start) }
   }
 
-  static func appendDouble(_ value: Double, to buffer: inout [UInt8]) {
-    withUnsafeBytes(of: value.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
+  @inline(__always)
+  private static func write(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let length = write(varint: UInt64(bytes.count), at: start)
+    if let source = bytes.baseAddress, bytes.count > 0 {
+      (start + length).update(from: source, count: bytes.count)
+    }
+    return length + bytes.count
+  }
+
+  /// Writes `value`'s eight bytes (little-endian) at `start`; returns 8.
+  @inline(__always)
+  static func write(_ value: Double, at start: UnsafeMutablePointer<UInt8>) -> Int {
+    UnsafeMutableRawPointer(start).storeBytes(
+      of: value.bitPattern.littleEndian, as: UInt64.self)
+    return 8
+  }
+
+  /// Appends what `body` writes at a pointer with room for `maximumSize` bytes (it returns
+  /// how many it wrote): room made zeroed, written in place, the rest dropped.
+  @inline(__always)
+  static func appendCellPart(
+    maximumSize: Int, to buffer: inout [UInt8],
+    _ body: (UnsafeMutablePointer<UInt8>) -> Int
+  ) {
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: maximumSize))
+    let written = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    buffer.removeLast(maximumSize - written)
   }
 }

@@ -107,6 +107,32 @@ final class RowSpoolTests: XCTestCase {
       [[.text("survey"), .integer(42), .bool(true), .integer(Int64.min)], [.integer(7)]])
   }
 
+  func testRowSpool_EncodedRowEveryCellKindPastItsRoom_ReadsBackTheSameCells() throws {
+    // Two cells get 48 bytes of room at first: the long text makes the row grow, and the
+    // cells after it are written past the first room.
+    let longText = String(repeating: "ünï,\"😀", count: 40)
+    let cells: [Cell] = [
+      .text(longText), .empty, .text(""), .text("short"), .number(text: "1e-07", value: 1e-7),
+      .integer(Int64.min), .integer(Int64.max), .integer(0), .bool(true), .bool(false),
+      .instant(millisecondsSince1970: -1_463_427_265_846), .seconds(-2.5),
+    ]
+    let spool = try RowSpool(directory: folder.path)
+    var row = EncodedSpoolRow(cellCount: 2)
+    row.append(.text(longText))
+    row.appendPlaceholder()
+    XCTAssertTrue(row.finish())
+    var everyKind = EncodedSpoolRow(cellCount: cells.count + 1)
+    for cell in cells { everyKind.append(cell) }
+    everyKind.appendPlaceholder()
+    XCTAssertTrue(everyKind.finish())
+    try spool.append(row, filling: [-1])
+    try spool.append(everyKind, filling: [1 << 40])
+    // The same cells as the array encoder writes (`RowSpool.append(_:)`).
+    try spool.append(cells)
+    XCTAssertEqual(
+      try readAll(spool), [[.text(longText), .integer(-1)], cells + [.integer(1 << 40)], cells])
+  }
+
   func testRowSpool_EncodedRowWrongCounts_ThrowsAndWritesNothing() throws {
     let spool = try RowSpool(directory: folder.path)
     var short = EncodedSpoolRow(cellCount: 2)
