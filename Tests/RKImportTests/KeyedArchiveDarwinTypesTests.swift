@@ -111,6 +111,19 @@ final class KeyedArchiveDarwinTypesTests: XCTestCase {
       ))
   }
 
+  func testDateComponents_LeapMonthInEitherLayout_IsLeapMonthField() throws {
+    let leap = Field("isLeapMonth", .number(NumberValue(1)))
+    // Darwin writes a number, swift-corelibs a boolean; a real hour counts when whole.
+    XCTAssertEqual(
+      try components([("NS.month", .int(4)), ("NS.leapMonth", .int(1))]),
+      .object(
+        className: "NSDateComponents", fields: [Field("month", .number(NumberValue(4))), leap]))
+    XCTAssertEqual(
+      try components([("NS.hour", .real(7)), ("NS.isLeapMonth", .bool(true))]),
+      .object(
+        className: "NSDateComponents", fields: [Field("hour", .number(NumberValue(7))), leap]))
+  }
+
   func testTimeZoneAndCalendar_DecodeToNames() throws {
     let builder = ArchiveBuilder()
     let zone = builder.object("NSTimeZone", [("NS.name", .uid(builder.string("Europe/Berlin")))])

@@ -10,9 +10,9 @@ enum DecimalNumberDecoder {
   static func decode(_ object: ArchivedObject) throws(ImportError) -> NumberValue {
     let archive = object.archive
     func integer(_ key: FieldKey) throws(ImportError) -> Int64? {
-      guard let value = try object.value(forKey: key), let number = try archive.number(value)
+      guard let value = try object.value(forKey: key), let number = try archive.numberDouble(value)
       else { return nil }
-      return Int64(exactly: number.double)
+      return Int64(exactly: number)
     }
     let exponent = try integer(.nsExponent) ?? 0
     let length = try integer(.nsLength) ?? 0

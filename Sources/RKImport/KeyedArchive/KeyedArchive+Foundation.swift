@@ -34,11 +34,18 @@ extension KeyedArchive {
     }
   }
 
+  /// `number(value)?.double`, without making the text of a plist number (a String, for a
+  /// value only compared or converted).
+  func numberDouble(_ value: ArchiveValue) throws(ImportError) -> Double? {
+    if case .inline(let header) = value { return plist.numberDouble(header) }
+    return try number(value)?.double
+  }
+
   /// Booleans, and numbers read as booleans (any nonzero value is true).
   func bool(_ value: ArchiveValue) throws(ImportError) -> Bool? {
     if case .inline(let header) = value, header.type == .bool { return header.info == 9 }
-    guard let number = try number(value) else { return nil }
-    return number.double != 0
+    guard let number = try numberDouble(value) else { return nil }
+    return number != 0
   }
 
   /// NSDate (`NS.time`) or a plist date.

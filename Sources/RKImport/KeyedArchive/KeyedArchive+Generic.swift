@@ -119,28 +119,35 @@ extension KeyedArchive {
   /// NSDateComponents in either layout: Darwin writes only defined fields plus `NS.leapMonth`;
   /// swift-corelibs writes every field with `Int.max` for undefined and `NS.isLeapMonth`.
   func dateComponents(_ object: ArchivedObject) throws(ImportError) -> DateComponentsValue {
-    let names: [(FieldKey, String)] = [
-      (.nsEra, "era"), (.nsYear, "year"), (.nsQuarter, "quarter"), (.nsMonth, "month"),
-      (.nsDay, "day"), (.nsHour, "hour"), (.nsMinute, "minute"), (.nsSecond, "second"),
-      (.nsNanosecond, "nanosecond"), (.nsWeek, "week"), (.nsWeekOfYear, "weekOfYear"),
-      (.nsWeekOfMonth, "weekOfMonth"), (.nsYearForWeekOfYear, "yearForWeekOfYear"),
-      (.nsWeekday, "weekday"), (.nsWeekdayOrdinal, "weekdayOrdinal"),
-      (.nsDayOfYear, "dayOfYear"),
-    ]
     var result = DateComponentsValue(fields: [])
-    for (key, name) in names {
-      guard let value = try object.value(forKey: key), let number = try number(value),
-        let integer = Int64(exactly: number.double),
+    for (key, name) in Self.dateComponentKeys {
+      guard let value = try object.value(forKey: key), let number = try numberDouble(value),
+        let integer = Int64(exactly: number),
         integer != Int64.max, integer != Int64(Int32.max)
       else { continue }
       result.fields.append((name, Int(integer)))
     }
-    for key in [FieldKey.nsLeapMonth, .nsIsLeapMonth] {
-      if let value = try object.value(forKey: key), try bool(value) == true {
-        result.fields.append(("isLeapMonth", 1))
-      }
-    }
+    // Two calls, not a loop over an array literal: that array was an allocation per object.
+    if try isTrue(object, .nsLeapMonth) { result.fields.append(("isLeapMonth", 1)) }
+    if try isTrue(object, .nsIsLeapMonth) { result.fields.append(("isLeapMonth", 1)) }
     return result
+  }
+
+  /// The NSDateComponents keys and the names their fields get, in output order (a table made
+  /// once: as a literal in `dateComponents` it was built for every object).
+  private static let dateComponentKeys: [(FieldKey, String)] = [
+    (.nsEra, "era"), (.nsYear, "year"), (.nsQuarter, "quarter"), (.nsMonth, "month"),
+    (.nsDay, "day"), (.nsHour, "hour"), (.nsMinute, "minute"), (.nsSecond, "second"),
+    (.nsNanosecond, "nanosecond"), (.nsWeek, "week"), (.nsWeekOfYear, "weekOfYear"),
+    (.nsWeekOfMonth, "weekOfMonth"), (.nsYearForWeekOfYear, "yearForWeekOfYear"),
+    (.nsWeekday, "weekday"), (.nsWeekdayOrdinal, "weekdayOrdinal"),
+    (.nsDayOfYear, "dayOfYear"),
+  ]
+
+  /// Whether `object` holds true (or a nonzero number) under `key`.
+  private func isTrue(_ object: ArchivedObject, _ key: FieldKey) throws(ImportError) -> Bool {
+    guard let value = try object.value(forKey: key) else { return false }
+    return try bool(value) == true
   }
 
   /// NSValue holding a point, size or rect (`NS.special` 1/2/3) as its string form, or a range
