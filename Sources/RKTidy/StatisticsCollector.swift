@@ -88,8 +88,8 @@ public struct StatisticsCollector: Sendable {
     // Fields are read in place: copying each entry would retain all its strings and arrays.
     for index in questions.indices {
       let slot: Int
-      if index < recent.slots.count && recent.slots[index].key == questions[index].key {
-        slot = recent.slots[index].slot
+      if let noted = recent.slot(at: index, matching: questions[index].key) {
+        slot = noted
       } else {
         slot = self.slot(
           questions[index].key, order: order, position: questions[index].seen.position)
@@ -251,6 +251,29 @@ struct TaskAccumulator: Sendable {
 struct RecentRun: Sendable {
   var slots: [(key: StatisticsKey, slot: Int)] = []
   var steps: [(step: String, variable: Int)] = []
+
+  /// The slot noted at `index` when it was noted for `key` (of this run's task: the task is
+  /// not compared). Read in place: the array's subscript copied the entry, retaining its three
+  /// strings, per result.
+  func slot(at index: Int, matching key: StatisticsKey) -> Int? {
+    slots.withUnsafeBufferPointer { slots in
+      guard index < slots.count else { return nil }
+      let noted = slots.baseAddress! + index
+      guard noted.pointee.key.answerType == key.answerType, noted.pointee.key.item == key.item,
+        noted.pointee.key.step == key.step
+      else { return nil }
+      return noted.pointee.slot
+    }
+  }
+
+  /// The spool variable noted at `index` when it was noted for `step`, read in place.
+  func stepVariable(at index: Int, matching step: String) -> Int? {
+    steps.withUnsafeBufferPointer { steps in
+      guard index < steps.count else { return nil }
+      let noted = steps.baseAddress! + index
+      return noted.pointee.step == step ? noted.pointee.variable : nil
+    }
+  }
 
   mutating func note(_ slot: Int, key: StatisticsKey, at index: Int) {
     if index < slots.count {

@@ -66,4 +66,28 @@ final class StatisticsContributionTests: XCTestCase {
     XCTAssertEqual(questions.first?.numbers?.minimum, 0)
     XCTAssertEqual(questions.first?.numbers?.maximum, 35)
   }
+
+  func testContribution_SameQuestionNamesInTwoTasksAndAnotherType_KeptApart() throws {
+    // Runs of two tasks with the same step and item names, alternating; then a run of "t"
+    // whose q1 answers as text at the same place: each is a question of its own.
+    func runOf(_ task: String, _ source: String, value: Int) -> TaskRun {
+      TaskRun(
+        taskIdentifier: task, runUUID: source, steps: [step(1, value: value, seconds: 1)],
+        source: source)
+    }
+    var text = run("e", [step(1, value: 0, seconds: 1)])
+    text.steps[0].results[0].answerType = .text
+    text.steps[0].results[0].answer = .text("x")
+    let tasks = collect([
+      runOf("t", "a", value: 1), runOf("u", "b", value: 10), runOf("t", "c", value: 3),
+      runOf("u", "d", value: 30), text,
+    ])
+    XCTAssertEqual(tasks.map(\.taskIdentifier), ["t", "u"])
+    let t = try XCTUnwrap(tasks.first).questions
+    XCTAssertEqual(t.map(\.itemIdentifier), ["q1", "q1"])
+    XCTAssertEqual(t.map(\.answerType), [.scale, .text])
+    XCTAssertEqual(t.map { $0.numbers?.median }, [2, nil])
+    XCTAssertEqual(t.map(\.presentedCount), [2, 1])
+    XCTAssertEqual(try XCTUnwrap(tasks.last).questions.map { $0.numbers?.median }, [20])
+  }
 }
