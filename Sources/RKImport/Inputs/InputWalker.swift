@@ -227,7 +227,9 @@ public struct InputWalker: Sendable {
     // batch (the tree was probed and emptied meanwhile) registers it again.
     var registered: (batch: Int, index: Int)?
     for (name, type) in visible {
-      let child = path + "/" + name
+      // The child's path only when it is needed: files are listed by folder and name (making
+      // the path was two appends per file, before any archive was read).
+      var child: String { path + "/" + name }
       var isDirectory = type == DT_DIR
       if type == DT_LNK || type == DT_UNKNOWN {
         // A link (followed, as any path) or a file system that does not type its entries.
