@@ -61,6 +61,8 @@ public struct EncodedSpoolRow: Sendable {
   public mutating func finish() -> Bool {
     if !isFinished { bytes.removeLast(bytes.count - used) }
     isFinished = cellsAppended == cellCount && RowCodec.endRow(startingAt: 0, in: &bytes)
+    // A row refused by `endRow` is removed: later writes start at the end of what is left.
+    used = bytes.count
     return isFinished
   }
 
