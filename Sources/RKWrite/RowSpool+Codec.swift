@@ -21,18 +21,20 @@ enum RowCodec {
   /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
   /// Returns false, appending nothing, for a row of 4 GiB or more.
   static func encode(_ row: [Cell], to buffer: inout [UInt8]) -> Bool {
-    let start = beginRow(cellCount: row.count, in: &buffer)
-    for cell in row { appendCell(cell, to: &buffer) }
-    return endRow(startingAt: start, in: &buffer)
-  }
-
-  /// Appends a row's length placeholder and cell count; returns where the row starts. The
-  /// caller appends exactly `cellCount` cells, then calls `endRow`.
-  static func beginRow(cellCount: Int, in buffer: inout [UInt8]) -> Int {
+    // Room for the longest encoding, zeroed once; the cells are written in place and the
+    // room they left is dropped.
     let start = buffer.count
-    buffer.append(contentsOf: [0, 0, 0, 0])
-    appendVarint(UInt64(cellCount), to: &buffer)
-    return start
+    let room = row.reduce(4 + maximumVarintSize) { $0 + maximumSize(of: $1) }
+    buffer.append(contentsOf: repeatElement(0, count: room))
+    let written = buffer.withUnsafeMutableBufferPointer { bytes in
+      let first = bytes.baseAddress! + start
+      // The length stays zero here: `endRow` fills it in.
+      var next = 4 + write(varint: UInt64(row.count), at: first + 4)
+      for cell in row { next += write(cell, at: first + next) }
+      return next
+    }
+    buffer.removeLast(room - written)
+    return endRow(startingAt: start, in: &buffer)
   }
 
   /// Fills in the length of the row begun at `start`; false, removing the row, when it is
@@ -45,11 +47,6 @@ enum RowCodec {
     }
     for index in 0..<4 { buffer[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
     return true
-  }
-
-  /// Appends one cell: its tag, then its payload.
-  static func appendCell(_ cell: Cell, to buffer: inout [UInt8]) {
-    appendCellPart(maximumSize: maximumSize(of: cell), to: &buffer) { write(cell, at: $0) }
   }
 
   /// The most bytes `write(_:at:)` writes for `cell`.
@@ -215,10 +212,6 @@ enum RowCodec {
   /// The bytes of the longest LEB128 varint (a UInt64 has 64 bits, seven a byte).
   static let maximumVarintSize = 10
 
-  static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
-    appendCellPart(maximumSize: maximumVarintSize, to: &buffer) { write(varint: value, at: $0) }
-  }
-
   /// Writes `value` as a LEB128 varint at `start` (room for `maximumVarintSize` bytes);
   /// returns the bytes written.
   @inline(__always)
@@ -264,18 +257,5 @@ enum RowCodec {
     UnsafeMutableRawPointer(start).storeBytes(
       of: value.bitPattern.littleEndian, as: UInt64.self)
     return 8
-  }
-
-  /// Appends what `body` writes at a pointer with room for `maximumSize` bytes (it returns
-  /// how many it wrote): room made zeroed, written in place, the rest dropped.
-  @inline(__always)
-  static func appendCellPart(
-    maximumSize: Int, to buffer: inout [UInt8],
-    _ body: (UnsafeMutablePointer<UInt8>) -> Int
-  ) {
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: maximumSize))
-    let written = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
-    buffer.removeLast(maximumSize - written)
   }
 }
