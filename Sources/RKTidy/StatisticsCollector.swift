@@ -266,15 +266,6 @@ struct RecentRun: Sendable {
     }
   }
 
-  /// The spool variable noted at `index` when it was noted for `step`, read in place.
-  func stepVariable(at index: Int, matching step: String) -> Int? {
-    steps.withUnsafeBufferPointer { steps in
-      guard index < steps.count else { return nil }
-      let noted = steps.baseAddress! + index
-      return noted.pointee.step == step ? noted.pointee.variable : nil
-    }
-  }
-
   mutating func note(_ slot: Int, key: StatisticsKey, at index: Int) {
     if index < slots.count {
       slots[index] = (key, slot)
