@@ -9,9 +9,9 @@ extension StatisticsCollector {
     // Step durations summarised once per step (every question of the step shows them).
     var stepSummaries: [StepKey: (median: Double?, p90: Double?)] = [:]
     for (step, variable) in steps {
-      let sorted = sortedValues(variable)
+      var order = orderStatistics(variable)
       stepSummaries[step] = (
-        Quantile.median(sorted: sorted), Quantile.type7(sorted: sorted, probability: 0.9)
+        Quantile.type7(&order, probability: 0.5), Quantile.type7(&order, probability: 0.9)
       )
     }
     return tasks.keys.sorted().compactMap { taskIdentifier in
@@ -23,7 +23,7 @@ extension StatisticsCollector {
         taskIdentifier: taskIdentifier,
         runCount: task.runCount,
         participantCount: task.participants.isEmpty ? nil : task.participants.count,
-        medianDurationSeconds: Quantile.median(sorted: sortedValues(task.durations)),
+        medianDurationSeconds: median(task.durations),
         questions: ordered.map { question in
           let step = stepSummaries[StepKey(task: question.key.task, step: question.key.step)]
           return self.question(
@@ -33,11 +33,16 @@ extension StatisticsCollector {
     }
   }
 
-  /// The values of a spool variable, sorted (one array: the variable's values at a time).
-  private func sortedValues(_ variable: Int) -> [Double] {
-    var values = spool.values(of: variable)
-    values.sort()
-    return values
+  /// The values of a spool variable, ready for quantiles (one array: the variable's values at
+  /// a time).
+  private func orderStatistics(_ variable: Int) -> OrderStatistics {
+    OrderStatistics(spool.values(of: variable))
+  }
+
+  /// The median of a spool variable's values; nil when it has none.
+  private func median(_ variable: Int) -> Double? {
+    var order = orderStatistics(variable)
+    return Quantile.type7(&order, probability: 0.5)
   }
 
   private func question(
@@ -55,8 +60,8 @@ extension StatisticsCollector {
       answeredCount: value.answeredCount,
       skippedCount: value.skippedCount,
       dontKnowCount: value.dontKnowCount,
-      numbers: NumericSummary(sorted: sortedValues(value.values)),
-      answerDurationMedianSeconds: Quantile.median(sorted: sortedValues(value.answerDurations)),
+      numbers: NumericSummary(orderStatistics(value.values)),
+      answerDurationMedianSeconds: median(value.answerDurations),
       stepDurationMedianSeconds: stepDurations.median,
       stepDurationP90Seconds: stepDurations.p90,
       options: isChoice ? options(key, value) : [])

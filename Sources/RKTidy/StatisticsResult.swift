@@ -71,6 +71,25 @@ public struct NumericSummary: Sendable, Equatable {
     self.init(sorted: values.sorted())
   }
 
+  /// Summarises a sample through its order statistics (selected, not sorted); nil when it is
+  /// empty. The same figures as `init(sorted:)` on the sorted sample, to the bit.
+  init?(_ order: consuming OrderStatistics) {
+    guard let extremes = order.extremes,
+      let p25 = Quantile.type7(&order, probability: 0.25),
+      let median = Quantile.type7(&order, probability: 0.5),
+      let p75 = Quantile.type7(&order, probability: 0.75)
+    else { return nil }
+    let sample = order.sample
+    count = sample.count
+    mean = Statistics.mean(sample)
+    standardDeviation = Statistics.standardDeviation(sample)
+    minimum = extremes.minimum
+    self.p25 = p25
+    self.median = median
+    self.p75 = p75
+    maximum = extremes.maximum
+  }
+
   /// Summarises a sample already in ascending order (no copy); nil when it is empty.
   init?(sorted: [Double]) {
     guard let first = sorted.first, let last = sorted.last,
