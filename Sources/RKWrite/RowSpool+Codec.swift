@@ -147,6 +147,16 @@ enum RowCodec {
     return cursor.isAtEnd
   }
 
+  /// The UTF-8 bytes of a row's first cell when it is text (a wide row's task id), read
+  /// without scanning the rest; nil for a row without cells or whose first cell is not text.
+  static func leadingText(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    var cursor = Cursor(bytes: bytes)
+    guard let count = cursor.varint(), count > 0, cursor.byte() == Tag.text.rawValue else {
+      return nil
+    }
+    return cursor.stringBytes()
+  }
+
   /// Reads primitives from a row's bytes; every read returns nil instead of running past them.
   struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>

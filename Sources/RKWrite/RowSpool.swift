@@ -158,20 +158,41 @@ public final class RowSpool {
     /// cannot be read or is damaged.
     public func next(_ body: (SpooledRow) throws -> Void) throws -> Bool {
       guard let range = try nextRowBytes() else { return false }
+      try scanned(range, body)
+      return true
+    }
+
+    /// Where the next row's cells are in `bytes` (after its length); nil after the last row.
+    /// `next(_:)` for the rows `wanted` accepts, judged by their first cell's text alone
+    /// (`RowCodec.leadingText`; nil when it is not text): the others are passed over without
+    /// decoding their cells. Returns false at the end of the spool.
+    public func next(
+      where wanted: (UnsafeBufferPointer<UInt8>?) -> Bool, _ body: (SpooledRow) throws -> Void
+    ) throws -> Bool {
+      while let range = try nextRowBytes() {
+        let isWanted = bytes.withUnsafeBufferPointer { all in
+          wanted(RowCodec.leadingText(UnsafeBufferPointer(rebasing: all[range])))
+        }
+        guard isWanted else { continue }
+        try scanned(range, body)
+        return true
+      }
+      return false
+    }
+
+    private func scanned(_ range: Range<Int>, _ body: (SpooledRow) throws -> Void) throws {
       var starts: [Int] = []
       swap(&starts, &cellStarts)
       defer { swap(&starts, &cellStarts) }
-      return try bytes.withUnsafeBufferPointer { all in
+      try bytes.withUnsafeBufferPointer { all in
         let row = UnsafeBufferPointer(rebasing: all[range])
         guard RowCodec.scanRow(row, into: &starts) else {
           throw damaged("row \(rowsRead) does not decode")
         }
         try starts.withUnsafeBufferPointer { try body(SpooledRow(bytes: row, starts: $0)) }
-        return true
       }
     }
 
-    /// Where the next row's cells are in `bytes` (after its length); nil after the last row.
     private func nextRowBytes() throws -> Range<Int>? {
       guard try ensure(4) else { return nil }
       var length = 0

@@ -65,6 +65,30 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertEqual(expected, 50_000)
   }
 
+  /// `next(where:)` hands over the rows whose first text it accepts, in order, and passes over
+  /// the others (also rows whose first cell is not text, judged with nil) undecoded.
+  func testRowSpool_ReaderWhere_OnlyAcceptedRowsInOrder() throws {
+    let spool = try RowSpool(directory: folder.path)
+    for index in 0..<30_000 {
+      try spool.append([.text(index % 3 == 0 ? "keep" : "skip"), .integer(Int64(index))])
+    }
+    try spool.append([.integer(7), .text("keep")])
+    try spool.append([])
+    let reader = try spool.makeReader()
+    var judged: [String?] = []
+    var kept: [Int64] = []
+    while try reader.next(
+      where: { text in
+        let name = text.map { String(decoding: $0, as: UTF8.self) }
+        if judged.count < 3 || name == nil { judged.append(name) }
+        return name == "keep"
+      },
+      { row in kept.append(row.integer(at: 1) ?? -1) })
+    {}
+    XCTAssertEqual(kept, (0..<30_000).filter { $0 % 3 == 0 }.map(Int64.init))
+    XCTAssertEqual(judged, ["keep", "skip", "skip", nil, nil], "the first three, the textless")
+  }
+
   func testRowSpool_ReaderThenMoreAppends_ReaderSeesSnapshot() throws {
     let spool = try RowSpool(directory: folder.path)
     try spool.append([.integer(1)])
@@ -208,6 +232,30 @@ final class RowCodecTests: XCTestCase {
         UInt8.random(in: 0...255, using: &generator)
       }
       _ = garbage.withUnsafeBufferPointer(RowCodec.decodeRow)
+    }
+  }
+
+  func testRowCodec_LeadingText_FirstTextCellOrNilNeverTrap() {
+    func leading(_ row: [Cell]) -> String? {
+      var encoded: [UInt8] = []
+      XCTAssertTrue(RowCodec.encode(row, to: &encoded))
+      let body = Array(encoded.dropFirst(4))
+      return body.withUnsafeBufferPointer { bytes in
+        RowCodec.leadingText(bytes).map { String(decoding: $0, as: UTF8.self) }
+      }
+    }
+    XCTAssertEqual(leading([.text("fever"), .integer(3)]), "fever")
+    XCTAssertEqual(leading([.text("")]), "")
+    XCTAssertNil(leading([.integer(3), .text("fever")]))
+    XCTAssertNil(leading([]))
+    var encoded: [UInt8] = []
+    _ = RowCodec.encode([.text("symptom"), .integer(1)], to: &encoded)
+    let body = Array(encoded.dropFirst(4))
+    // Cut inside the text: nil; cut after it: the text, the rest unread.
+    for cut in 0..<body.count {
+      let prefix = Array(body.prefix(cut))
+      let text = prefix.withUnsafeBufferPointer { RowCodec.leadingText($0) }
+      XCTAssertEqual(text == nil, cut < 10, "cut at \(cut)")
     }
   }
 
