@@ -107,20 +107,24 @@ final class ExportOutputs {
     // worked out, and their fsyncs below find little left to wait for.
     for table in longTables { try table.beginFlush() }
     var schemas = [ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers]
+    // The wide CSVs are the biggest part of the rest: with more than one job, two threads
+    // format them (tables shared out by rows) while this one works out the statistics.
     let wide = try WideTableOutputs(
       pivot: pivot, spool: spool, folder: folder, options: options, workbook: workbook,
-      workbookThread: workbookThread)
+      workbookThread: workbookThread, csvParts: options.jobs > 1 ? 2 : 1)
     pending += wide.csvWriters
     writtenFiles += wide.schemas.map { $0.name + ".csv" }
     schemas += wide.schemas
-    // The wide CSVs are the biggest part of the rest: a second core formats them meanwhile.
     let wideCSV =
-      options.jobs > 1 ? BackgroundWork(name: "rkexport.wide") { try wide.writeCSV() } : nil
+      options.jobs > 1
+      ? (0..<wide.csvPartCount).map { part in
+        BackgroundWork(name: "rkexport.wide") { try wide.writeCSV(part: part) }
+      } : []
     defer {
-      _ = try? wideCSV?.wait()
+      for work in wideCSV { _ = try? work.wait() }
       spool.close()
     }
-    if wideCSV == nil { try wide.writeCSV() }
+    if wideCSV.isEmpty { try wide.writeCSV() }
     let tasks = statistics.statistics()
     if let failure = statistics.spoolFailure {
       throw OutputError(path: folder, reason: failure)
@@ -141,7 +145,7 @@ final class ExportOutputs {
       try table.finish()
       writtenFiles.append(table.schema.name + ".csv")
     }
-    try wideCSV?.wait()
+    for work in wideCSV { try work.wait() }
     for writer in pending {
       try writer.finish()
     }

@@ -5,10 +5,12 @@ import RKWrite
 
 /// One CSV (and, with --xlsx, one sheet) per task of the pivot, in task order.
 ///
-/// `writeCSV()` formats every CSV row straight from the spool's bytes (no `[Cell]` per row) and
-/// touches nothing but the CSV writers and its own spool reader, so it may run on a thread of
-/// its own while the statistics are written; `writeSheets()` decodes rows on the caller's
-/// thread and hands them to the workbook thread. Each reads the whole spool once, rows in input order.
+/// `writeCSV(part:)` formats CSV rows straight from the spool's bytes (no `[Cell]` per row) and
+/// touches nothing but its tables' CSV writers and its own spool reader, so it may run on a
+/// thread of its own while the statistics are written; with `csvParts` 2 the tables are shared
+/// out between two such threads by their row counts, each passing over the other's rows
+/// undecoded. `writeSheets()` decodes rows on the caller's thread and hands them to the
+/// workbook thread. Each reads the whole spool once, rows in input order.
 final class WideTableOutputs: @unchecked Sendable {
   /// The tables' schemas, in task order.
   let schemas: [TableSchema]
@@ -18,18 +20,25 @@ final class WideTableOutputs: @unchecked Sendable {
   private let sheets: [XLSXTableSheet?]
   /// Table index by task id.
   private let tableIndex: [String: Int]
+  /// Table index by task id, found from the bytes of a spooled row's first cell.
+  private let tableLookup: TableLookup
+  /// The `writeCSV(part:)` call that writes each table (by table index).
+  private let csvPart: [Int]
+  /// How many `writeCSV(part:)` calls write the CSVs between them (at most `csvParts`, one
+  /// per table at most).
+  let csvPartCount: Int
   private let pivot: WidePivot
   private let options: ExportOptions
-  /// Made here, on the caller's thread: `makeReader()` flushes the spool.
-  private let csvReader: RowSpool.Reader
+  /// One per CSV part, made here, on the caller's thread: `makeReader()` flushes the spool.
+  private let csvReaders: [RowSpool.Reader]
   private let sheetReader: RowSpool.Reader?
   private let workbookThread: XLSXWriterThread?
 
-  /// Opens every table's CSV (and sheet, in task order) with its final columns. Call after the
-  /// last run was added.
+  /// Opens every table's CSV (and sheet, in task order) with its final columns, and shares the
+  /// CSVs out into `csvParts` parts. Call after the last run was added.
   init(
     pivot: WidePivot, spool: RowSpool, folder: String, options: ExportOptions,
-    workbook: XLSXWorkbook?, workbookThread: XLSXWriterThread?
+    workbook: XLSXWorkbook?, workbookThread: XLSXWriterThread?, csvParts: Int = 1
   ) throws {
     var schemas: [TableSchema] = []
     var csvWriters: [CSVWriter] = []
@@ -65,38 +74,64 @@ final class WideTableOutputs: @unchecked Sendable {
     self.plans = plans
     self.sheets = sheets
     self.tableIndex = tableIndex
+    tableLookup = TableLookup(tableIndex)
+    let partCount = max(1, min(csvParts, schemas.count))
+    csvPartCount = partCount
+    let taskIDs = tableIndex.sorted { $0.value < $1.value }.map(\.key)
+    csvPart = Self.shareOut(taskIDs.map { pivot.runCount(taskID: $0) }, parts: partCount)
     self.pivot = pivot
     self.options = options
-    csvReader = try spool.makeReader()
+    csvReaders = try (0..<partCount).map { _ in try spool.makeReader() }
     self.workbookThread = workbookThread
     sheetReader = workbookThread == nil ? nil : try spool.makeReader()
     opened = true
   }
 
-  /// Writes every CSV row, in spool order, with one reused row buffer.
-  func writeCSV() throws {
-    let reader = csvReader
+  /// Writes every CSV row of the tables in `part` (0..<csvPartCount), in spool order, with one
+  /// reused row buffer. Calls for different parts may run at the same time.
+  func writeCSV(part: Int = 0) throws {
+    let reader = csvReaders[part]
     var builder = CSVRowBuilder(
       timeZone: options.timeZone, excelSafe: options.excelSafe, capacity: 64 * 1024)
     var sources: [CellSource] = []
-    var current: (taskID: String, table: Int)?
-    let firstCell = 1  // the task id comes first (`WidePartialRow.spoolCells`)
-    while try reader.next({ row in
-      guard row.count >= firstCell + WidePartialRow.runCellCount, let taskID = row.text(at: 0)
-      else { return }
-      if current?.taskID != taskID {
-        guard let table = tableIndex[taskID] else { return }
-        current = (taskID, table)
-      }
-      guard let table = current?.table else { return }
-      plans[table].sources(cellCount: row.count - firstCell, into: &sources) { index in
-        row.integer(at: firstCell + index)
-      }
-      builder.appendRow(sources, from: row, firstCell: firstCell)
-      try builder.flush(into: csvWriters[table])
-    }) {}
+    // The task id comes first (`WidePartialRow.spoolCells`); rows of another part's tasks, of
+    // no known task or without one are passed over.
+    var table = 0
+    let firstCell = 1
+    while try reader.next(
+      where: { taskID in
+        guard let taskID, let found = tableLookup.table(taskID) else { return false }
+        table = found
+        return csvPart[found] == part
+      },
+      { row in
+        guard row.count >= firstCell + WidePartialRow.runCellCount else { return }
+        plans[table].sources(cellCount: row.count - firstCell, into: &sources) { index in
+          row.integer(at: firstCell + index)
+        }
+        builder.appendRow(sources, from: row, firstCell: firstCell)
+        try builder.flush(into: csvWriters[table])
+      })
+    {}
     // Finished later, on the caller's thread: they go to disk meanwhile.
-    for writer in csvWriters { try writer.beginFlush() }
+    for (index, writer) in csvWriters.enumerated() where csvPart[index] == part {
+      try writer.beginFlush()
+    }
+  }
+
+  /// The part of each table (by index) when tables of `rows` rows each are shared out into
+  /// `parts`: the longest first, each to the part with the fewest rows so far.
+  static func shareOut(_ rows: [Int], parts: Int) -> [Int] {
+    var part = [Int](repeating: 0, count: rows.count)
+    guard parts > 1 else { return part }
+    var load = [Int](repeating: 0, count: parts)
+    let longestFirst = rows.indices.sorted { (rows[$1], $0) < (rows[$0], $1) }
+    for table in longestFirst {
+      let lightest = load.indices.min { (load[$0], $0) < (load[$1], $1) } ?? 0
+      part[table] = lightest
+      load[lightest] += rows[table]
+    }
+    return part
   }
 
   /// Queues every sheet row, in spool order, for the workbook thread (nothing without one).
@@ -112,5 +147,30 @@ final class WideTableOutputs: @unchecked Sendable {
       if sheetRows.isFull { try sheetRows.submit(to: workbookThread) }
     }
     try sheetRows.submit(to: workbookThread)
+  }
+}
+
+/// Table indexes by task id, looked up from UTF-8 bytes in place: a few tables are compared
+/// byte for byte (no `String` per row), many through a dictionary.
+struct TableLookup {
+  private let small: [(taskID: [UInt8], table: Int)]
+  private let byTaskID: [String: Int]
+
+  /// Up to this many tables are compared one by one.
+  static let smallCount = 16
+
+  init(_ tableIndex: [String: Int]) {
+    byTaskID = tableIndex
+    small =
+      tableIndex.count <= Self.smallCount
+      ? tableIndex.sorted { $0.value < $1.value }.map { (Array($0.key.utf8), $0.value) } : []
+  }
+
+  func table(_ taskID: UnsafeBufferPointer<UInt8>) -> Int? {
+    if byTaskID.count > Self.smallCount {
+      return byTaskID[String(decoding: taskID, as: UTF8.self)]
+    }
+    for entry in small where entry.taskID.elementsEqual(taskID) { return entry.table }
+    return nil
   }
 }

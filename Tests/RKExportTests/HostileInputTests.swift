@@ -85,7 +85,16 @@ final class HostileInputTests: XCTestCase {
       "answers.csv", "steps.csv", "task_runs.csv", "inputs.csv", "summary.csv", "choices.csv",
       "codebook.csv",
     ]
-    for name in names {
+    // The wide tables too: with two jobs two threads write them, each its share of the tasks.
+    let wide = try FileManager.default.contentsOfDirectory(
+      atPath: dir.root.appendingPathComponent("one/wide").path
+    ).sorted()
+    XCTAssertGreaterThanOrEqual(wide.count, 2)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(
+        atPath: dir.root.appendingPathComponent("two/wide").path
+      ).sorted(), wide)
+    for name in names + wide.map({ "wide/" + $0 }) {
       let a = try Data(contentsOf: dir.root.appendingPathComponent("one/\(name)"))
       let b = try Data(contentsOf: dir.root.appendingPathComponent("two/\(name)"))
       XCTAssertEqual(a, b, "\(name) differs between --jobs 1 and --jobs 2")
