@@ -3,6 +3,12 @@ import RKTable
 import RKTidy
 import RKWrite
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One CSV (and, with --xlsx, one sheet) per task of the pivot, in task order.
 ///
 /// `writeCSV(part:)` formats CSV rows straight from the spool's bytes (no `[Cell]` per row) and
@@ -96,15 +102,15 @@ final class WideTableOutputs: @unchecked Sendable {
     var sources: [CellSource] = []
     // The task id comes first (`WidePartialRow.spoolCells`); rows of another part's tasks, of
     // no known task or without one are passed over.
-    var table = 0
     let firstCell = 1
     while try reader.next(
-      where: { taskID in
-        guard let taskID, let found = tableLookup.table(taskID) else { return false }
-        table = found
-        return csvPart[found] == part
+      where: { taskID -> Int? in
+        guard let taskID, let table = tableLookup.table(taskID), csvPart[table] == part else {
+          return nil
+        }
+        return table
       },
-      { row in
+      { table, row in
         guard row.count >= firstCell + WidePartialRow.runCellCount else { return }
         plans[table].sources(cellCount: row.count - firstCell, into: &sources) { index in
           row.integer(at: firstCell + index)
@@ -170,7 +176,15 @@ struct TableLookup {
     if byTaskID.count > Self.smallCount {
       return byTaskID[String(decoding: taskID, as: UTF8.self)]
     }
-    for entry in small where entry.taskID.elementsEqual(taskID) { return entry.table }
+    for entry in small where entry.taskID.count == taskID.count {
+      let same = entry.taskID.withUnsafeBufferPointer { known in
+        guard let knownStart = known.baseAddress, let start = taskID.baseAddress else {
+          return true  // both empty
+        }
+        return memcmp(knownStart, start, known.count) == 0
+      }
+      if same { return entry.table }
+    }
     return nil
   }
 }

@@ -65,8 +65,8 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertEqual(expected, 50_000)
   }
 
-  /// `next(where:)` hands over the rows whose first text it accepts, in order, and passes over
-  /// the others (also rows whose first cell is not text, judged with nil) undecoded.
+  /// `next(where:)` hands over the rows whose first text it marks, in order, with the mark, and
+  /// passes over the others (also rows whose first cell is not text, judged with nil) undecoded.
   func testRowSpool_ReaderWhere_OnlyAcceptedRowsInOrder() throws {
     let spool = try RowSpool(directory: folder.path)
     for index in 0..<30_000 {
@@ -78,12 +78,15 @@ final class RowSpoolTests: XCTestCase {
     var judged: [String?] = []
     var kept: [Int64] = []
     while try reader.next(
-      where: { text in
+      where: { text -> Int? in
         let name = text.map { String(decoding: $0, as: UTF8.self) }
         if judged.count < 3 || name == nil { judged.append(name) }
-        return name == "keep"
+        return name == "keep" ? name?.count : nil
       },
-      { row in kept.append(row.integer(at: 1) ?? -1) })
+      { mark, row in
+        XCTAssertEqual(mark, 4)
+        kept.append(row.integer(at: 1) ?? -1)
+      })
     {}
     XCTAssertEqual(kept, (0..<30_000).filter { $0 % 3 == 0 }.map(Int64.init))
     XCTAssertEqual(judged, ["keep", "skip", "skip", nil, nil], "the first three, the textless")
