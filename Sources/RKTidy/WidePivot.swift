@@ -29,7 +29,8 @@ import RKTable
 public final class WidePivot {
   private let encoder: AnswerEncoder
   private let definitions: [String: TaskDefinition]
-  private var tasks: [String: WideTask] = [:]
+  // Unchecked exclusivity: `register` reaches it for every run (~60 instructions a check).
+  @exclusivity(unchecked) private var tasks: [String: WideTask] = [:]
   /// Table names by task id; rebuilt when a task is added.
   private var tableNames: [String: String]?
 

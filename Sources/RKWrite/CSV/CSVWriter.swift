@@ -24,12 +24,14 @@ public final class CSVWriter: RowSink {
   public let timeZone: TimeZoneRule
   /// True when text cells are guarded against formula injection (`excelSafeText(_:)`).
   public let excelSafe: Bool
+  // Unchecked exclusivity (here and below): one thread at a time writes a table, several
+  // times a run, and a runtime check costs ~60 instructions an access.
   /// Data rows written so far (the header not counted).
-  public private(set) var rowCount = 0
+  @exclusivity(unchecked) public private(set) var rowCount = 0
 
   private let file: AtomicFile
-  private var buffer: [UInt8] = []
-  private var isOpen = true
+  @exclusivity(unchecked) private var buffer: [UInt8] = []
+  @exclusivity(unchecked) private var isOpen = true
 
   /// Creates the temporary file and buffers the header row.
   ///
