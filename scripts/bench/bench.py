@@ -35,23 +35,31 @@ import tempfile
 import time
 import uuid
 import zipfile
+from typing import NamedTuple, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def timed(command, capture=False):
-    """Runs a command once; returns (wall seconds, peak RSS in MB) and, with `capture`, its
-    standard output too. Medians are taken over the rounds (see `main`)."""
+class Run(NamedTuple):
+    """One run of a tool: wall seconds, peak RSS in MB, CPU seconds (user + system, every
+    thread; None where not measured) and its standard output."""
+    wall: float
+    peak: float
+    cpu: Optional[float]
+    stdout: str
+
+
+def timed(command):
+    """Runs a command once. Medians are taken over the rounds (see `main`)."""
     with tempfile.NamedTemporaryFile("r") as stats:
-        # /usr/bin/time gives peak RSS; its wall clock has only 10 ms steps.
+        # /usr/bin/time gives peak RSS and CPU time; its wall clock has only 10 ms steps.
         started = time.perf_counter()
-        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name] + command,
+        done = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", stats.name] + command,
                               check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True)
         wall = time.perf_counter() - started
-        peak_kb = stats.read().split()[-1]
-    result = (wall, int(peak_kb) / 1024)
-    return result + (done.stdout,) if capture else result
+        peak_kb, user, system = stats.read().split()[-3:]
+    return Run(wall, int(peak_kb) / 1024, float(user) + float(system), done.stdout)
 
 
 def column_types(out):
@@ -78,9 +86,10 @@ def xlsx_floor_seconds(floor_xlsx, out, work):
     types = column_types(out)
     tables = [os.path.join(out, name) + ("=" + types[name] if name in types else "")
               for name in names]
-    _, peak, text = timed([floor_xlsx, os.path.join(work, "floor.xlsx")] + tables, capture=True)
-    # It prints "seconds=<write time> cells=<n> close=<s>": only the writing is timed.
-    return float(text.split()[0].split("=")[1]), peak
+    run = timed([floor_xlsx, os.path.join(work, "floor.xlsx")] + tables)
+    # It prints "seconds=<write time> cells=<n> close=<s>": only the writing is timed (its CPU
+    # time, loading included, would not compare).
+    return Run(float(run.stdout.split()[0].split("=")[1]), run.peak, None, run.stdout)
 
 
 def corpus_size(folder):
@@ -249,11 +258,11 @@ def main():
         # faster during the bench (shared machines do) moves all figures alike and the ratios
         # stay honest. The peer runs in the middle `--peer-runs` rounds (once by default: a
         # run of it takes minutes at 100k), and its single runs have moved by a third.
-        measured = {name: ([], []) for name in ("floor", "parse_floor", "csv", "xlsx",
-                                                 "xlsx_standard", "xlsx_floor")}
+        measured = {name: [] for name in ("floor", "parse_floor", "csv", "xlsx",
+                                          "xlsx_standard", "xlsx_floor")}
         parse_floor_command = [parse_floor, corpus, os.path.join(args.work, "parse-floor.csv")]
         # The floor must find the answers rkexport writes, or the comparison says nothing.
-        floor_lines = int(timed(parse_floor_command, capture=True)[2].split()[-3])
+        floor_lines = int(timed(parse_floor_command).stdout.split()[-3])
         if floor_lines != answers:
             print(f"note: the parse floor wrote {floor_lines:,} answer lines, rkexport "
                   f"{answers:,} answers rows")
@@ -269,26 +278,27 @@ def main():
                                    lambda: xlsx_run("standard", xlsx_standard_command)),
                                   ("xlsx_floor",
                                    lambda: xlsx_floor_seconds(floor_xlsx, out, args.work))):
-                seconds, peak = measure()
-                measured[name][0].append(seconds)
-                measured[name][1].append(peak)
+                measured[name].append(measure())
             if not args.skip_peer and round_number in peer_rounds:
                 peer_csv_runs.append(timed(peer))
                 peer_xlsx_runs.append(timed(peer + ["--xlsx"]))
-        peer_rows = [(name, statistics.median(wall for wall, _ in runs),
-                      max(peak for _, peak in runs))
+        def summary(runs):
+            """Median wall seconds, largest peak MB, median CPU seconds (None if unmeasured)."""
+            cpus = [run.cpu for run in runs if run.cpu is not None]
+            return (statistics.median(run.wall for run in runs), max(run.peak for run in runs),
+                    statistics.median(cpus) if cpus else None)
+        peer_rows = [(name, *summary(runs))
                      for name, runs in (("Python peer CSV", peer_csv_runs),
                                         ("Python peer CSV+XLSX", peer_xlsx_runs)) if runs]
-        figures = {name: (statistics.median(walls), max(peaks))
-                   for name, (walls, peaks) in measured.items()}
-        (t_csv, rss_csv), (t_xlsx, rss_xlsx) = figures["csv"], figures["xlsx"]
+        figures = {name: summary(runs) for name, runs in measured.items()}
+        (t_csv, rss_csv, _), (t_xlsx, rss_xlsx, _) = figures["csv"], figures["xlsx"]
         t_xlsx_standard = figures["xlsx_standard"][0]
         t_floor_xlsx = figures["xlsx_floor"][0]
         rows = [("I/O floor (open+read+close)", *figures["floor"]),
                 ("parse floor (C, answers only)", *figures["parse_floor"]),
-                ("rkexport CSV", t_csv, rss_csv),
+                ("rkexport CSV", *figures["csv"]),
                 ("bare libxlsxwriter, same cells", *figures["xlsx_floor"]),
-                ("rkexport CSV+XLSX (fast)", t_xlsx, rss_xlsx),
+                ("rkexport CSV+XLSX (fast)", *figures["xlsx"]),
                 ("rkexport CSV+XLSX (standard)", *figures["xlsx_standard"])] + peer_rows
         scaling.append((files, t_csv, rss_csv, t_xlsx, rss_xlsx, figures["floor"][0],
                         figures["xlsx_floor"][0]))
@@ -301,13 +311,14 @@ def main():
                     ("rkexport CSV, Bridge upload zips", bridge_corpus(args.work, count), False)):
                 zip_command = [rkexport, folder, "--out", out, "--quiet"] + jobs
                 timed(zip_command)  # warm the page cache
-                walls, peaks = zip(*(timed(zip_command) for _ in range(args.runs)))
+                runs = [timed(zip_command) for _ in range(args.runs)]
+                walls, peaks = [run.wall for run in runs], [run.peak for run in runs]
                 zip_files, zip_size = corpus_size(folder)
                 zip_answers = count_answers(out)
                 peer_wall = None
                 if peer_reads and not args.skip_peer:
                     peer_wall = statistics.median(
-                        timed(peer_command(folder))[0] for _ in range(peer_runs))
+                        timed(peer_command(folder)).wall for _ in range(peer_runs))
                 zip_rows.append((name, zip_files, zip_size, zip_answers,
                                  statistics.median(walls), max(peaks), peer_wall))
         zip_scaling.append(zip_rows)
@@ -326,21 +337,29 @@ def main():
                 again.append(timed(state_command))
             for name, runs in (("rkexport --state, first run", first),
                                ("rkexport --state, nothing new", again)):
-                state_rows.append((name, statistics.median(wall for wall, _ in runs),
-                                   max(peak for _, peak in runs)))
+                state_rows.append((name, statistics.median(run.wall for run in runs),
+                                   max(run.peak for run in runs)))
         state_scaling.append(state_rows)
 
         print(f"\ncorpus: {files:,} archives, {size / 1e6:.1f} MB, {answers:,} answers "
               f"(median of {args.runs} rounds, every tool once a round; the peer "
               f"{'runs once' if len(peer_csv_runs) == 1 else f'in {len(peer_csv_runs)} of them'})")
-        print(f"{'tool':32} {'wall s':>8} {'archives/s':>11} {'MB/s':>8} {'answers/s':>11} {'peak MB':>8}")
-        for name, wall, peak in rows:
+        print(f"{'tool':32} {'wall s':>8} {'archives/s':>11} {'MB/s':>8} {'answers/s':>11} "
+              f"{'peak MB':>8} {'CPU s':>7}")
+        for name, wall, peak, cpu in rows:
+            cpu_text = f"{cpu:7.2f}" if cpu is not None else f"{'':>7}"
             print(f"{name:32} {wall:8.2f} {files / wall:11,.0f} {size / 1e6 / wall:8.1f} "
-                  f"{answers / wall:11,.0f} {peak:8.1f}")
+                  f"{answers / wall:11,.0f} {peak:8.1f} {cpu_text}")
         floor_time = rows[0][1]
         print(f"rkexport CSV / I/O floor: {t_csv / max(floor_time, 1e-9):.1f}x the time")
         print(f"rkexport CSV / parse floor: {t_csv / max(figures['parse_floor'][0], 1e-9):.1f}x "
               f"the time (issue 6 aims at 2.5x; its C reference read ~500 MB/s of its corpus)")
+        # CPU time moves less than wall time when other work shares the cores.
+        cpu_csv, cpu_parse_floor = figures["csv"][2], figures["parse_floor"][2]
+        if cpu_csv and cpu_parse_floor:
+            print(f"rkexport CSV / parse floor, CPU time (user + system): "
+                  f"{cpu_csv / cpu_parse_floor:.1f}x ({cpu_csv:.2f} s against "
+                  f"{cpu_parse_floor:.2f} s)")
         print(f"rkexport CSV+XLSX (standard) / bare libxlsxwriter, both at deflate level 6: "
               f"{t_xlsx_standard / t_floor_xlsx:.2f}x the time "
               f"(XLSX part alone: {(t_xlsx_standard - t_csv) / t_floor_xlsx:.2f}x); "
@@ -361,12 +380,15 @@ def main():
             for name, wall, peak in state_rows:
                 print(f"{name:32} {wall:8.2f} {files / wall:11,.0f} archives/s {peak:8.1f} MB peak")
         if not args.skip_peer:
-            (_, peer_csv, _), (_, peer_xlsx, _) = peer_rows
+            (_, peer_csv, _, peer_csv_cpu), (_, peer_xlsx, _, _) = peer_rows
             peer_size = os.path.getsize(os.path.join(args.work, "peer-out", "results.xlsx"))
             print(f"speed-up over the Python peer: CSV {peer_csv / t_csv:.1f}x, "
                   f"CSV+XLSX {peer_xlsx / t_xlsx:.1f}x (fast), "
                   f"{peer_xlsx / t_xlsx_standard:.1f}x (standard; the peer's workbook "
                   f"{peer_size / 1e6:.1f} MB)")
+            if peer_csv_cpu and cpu_csv:
+                print(f"CPU time, the Python peer / rkexport CSV: {peer_csv_cpu / cpu_csv:.1f}x "
+                      f"(the peer uses one core, rkexport all)")
 
     # Issue 6: time linear in the number of archives (10x ± 15 % from 10k to 100k) and peak
     # memory flat (within 10 %); printed so that a regression in either shows in every run.
