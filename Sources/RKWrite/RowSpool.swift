@@ -166,7 +166,6 @@ public final class RowSpool {
       return true
     }
 
-    /// Where the next row's cells are in `bytes` (after its length); nil after the last row.
     /// `next(_:)` for the rows `wanted` gives a number for (such as their table), judged by
     /// their first cell's text alone (`RowCodec.leadingText`; nil when it is not text): the
     /// others are passed over without decoding their cells. `body` gets the number with the
@@ -187,6 +186,8 @@ public final class RowSpool {
       return false
     }
 
+    /// Lends the row at `range` of `bytes` to `body`, its cells located first; throws for a
+    /// row that does not decode.
     private func scanned(_ range: Range<Int>, _ body: (SpooledRow) throws -> Void) throws {
       var starts: [Int] = []
       swap(&starts, &cellStarts)
@@ -200,6 +201,7 @@ public final class RowSpool {
       }
     }
 
+    /// Where the next row's cells are in `bytes` (after its length); nil after the last row.
     private func nextRowBytes() throws -> Range<Int>? {
       guard try ensure(4) else { return nil }
       var length = 0
