@@ -74,6 +74,19 @@ final class OrderStatisticsTests: XCTestCase {
       // Positions 50...52 hold the three zeros in arrival order.
       XCTAssertEqual(order.value(at: 50).sign, negativeFirst ? .minus : .plus)
     }
+    // Many zeros of both signs among other values: every position, asked in turn, is what the
+    // sort put there. (Selected instead of sorted, the zeros land in partition order.)
+    let mixed = (0..<400).map { (index: Int) -> Double in
+      if index % 2 == 1 { return Double(index % 7 - 3) }
+      return index % 4 == 0 ? 0.0 : -0.0
+    }
+    let sortedMixed = mixed.sorted()
+    var mixedOrder = OrderStatistics(mixed)
+    for position in mixed.indices {
+      XCTAssertEqual(
+        mixedOrder.value(at: position).bitPattern, sortedMixed[position].bitPattern,
+        "position \(position)")
+    }
   }
 
   /// Not finite values (which the statistics leave out before) and magnitudes whose exact sum
@@ -87,6 +100,7 @@ final class OrderStatisticsTests: XCTestCase {
     withInfinity[17] = .infinity
     withInfinity[60] = -.infinity
     var infinityOrder = OrderStatistics(withInfinity)
+    XCTAssertEqual(infinityOrder.sample, withInfinity.sorted(), "sorted whole")
     XCTAssertEqual(infinityOrder.value(at: 0), -.infinity)
     XCTAssertEqual(infinityOrder.value(at: 99), .infinity)
   }
