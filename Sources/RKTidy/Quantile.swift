@@ -13,15 +13,28 @@ public enum Quantile {
   /// The `probability` quantile (0…1) of ascending, finite `sorted` values; nil when the sample
   /// is empty or the probability lies outside 0…1.
   public static func type7(sorted: [Double], probability: Double) -> Double? {
-    guard let last = sorted.last, probability >= 0, probability <= 1 else { return nil }
-    let maxIndex = sorted.count - 1
+    type7(count: sorted.count, probability: probability) { sorted[$0] }
+  }
+
+  /// `type7(sorted:probability:)` on the values `order` would put in ascending order, asking
+  /// it for the two neighbours only.
+  static func type7(_ order: inout OrderStatistics, probability: Double) -> Double? {
+    type7(count: order.count, probability: probability) { order.value(at: $0) }
+  }
+
+  /// The arithmetic, on a sample of `count` values of which `value(i)` is the i-th smallest.
+  private static func type7(
+    count: Int, probability: Double, value: (Int) -> Double
+  ) -> Double? {
+    guard count > 0, probability >= 0, probability <= 1 else { return nil }
+    let maxIndex = count - 1
     let virtualIndex = Double(maxIndex) * probability
     // numpy clamps at the top: an index at or beyond the last element takes the last element.
-    if virtualIndex >= Double(maxIndex) { return last }
+    if virtualIndex >= Double(maxIndex) { return value(maxIndex) }
     let lowerIndex = virtualIndex.rounded(.down)
     let lower = Int(lowerIndex)
-    let below = sorted[lower]
-    let above = sorted[lower + 1]
+    let below = value(lower)
+    let above = value(lower + 1)
     let fraction = virtualIndex - lowerIndex
     let difference = above - below
     if fraction >= 0.5 {
@@ -33,27 +46,6 @@ public enum Quantile {
   /// The median (type 7 at 0.5) of ascending `sorted` values; nil when empty.
   public static func median(sorted: [Double]) -> Double? {
     type7(sorted: sorted, probability: 0.5)
-  }
-}
-
-extension Quantile {
-  /// `type7(sorted:probability:)` on the values `order` would put in ascending order, asking
-  /// it for the two neighbours only: the same arithmetic, so the same result to the bit.
-  static func type7(_ order: inout OrderStatistics, probability: Double) -> Double? {
-    guard order.count > 0, probability >= 0, probability <= 1 else { return nil }
-    let maxIndex = order.count - 1
-    let virtualIndex = Double(maxIndex) * probability
-    if virtualIndex >= Double(maxIndex) { return order.value(at: maxIndex) }
-    let lowerIndex = virtualIndex.rounded(.down)
-    let lower = Int(lowerIndex)
-    let below = order.value(at: lower)
-    let above = order.value(at: lower + 1)
-    let fraction = virtualIndex - lowerIndex
-    let difference = above - below
-    if fraction >= 0.5 {
-      return above - difference * (1 - fraction)
-    }
-    return below + difference * fraction
   }
 }
 
@@ -80,6 +72,12 @@ struct OrderStatistics {
       self.values.sort()
       isSorted = true
     }
+  }
+
+  /// A sample already in ascending order, kept as it is.
+  init(sorted: [Double]) {
+    values = sorted
+    isSorted = true
   }
 
   var count: Int { values.count }

@@ -46,7 +46,12 @@ public enum Statistics {
   /// The sample standard deviation (denominator n − 1, as R's `sd` and numpy's `ddof=1`);
   /// nil for fewer than two values.
   public static func standardDeviation(_ values: [Double]) -> Double? {
-    guard values.count >= 2, let mean = mean(values) else { return nil }
+    standardDeviation(values, mean: mean(values))
+  }
+
+  /// The same, given `mean(values)`: a summary that shows both sums the values once less.
+  static func standardDeviation(_ values: [Double], mean: Double?) -> Double? {
+    guard values.count >= 2, let mean else { return nil }
     if values.allSatisfy({ $0 == mean }) { return 0 }
     guard let squares = exactSum(values.lazy.map { ($0 - mean) * ($0 - mean) }) else {
       return nil

@@ -81,8 +81,9 @@ public struct NumericSummary: Sendable, Equatable {
     else { return nil }
     let sample = order.sample
     count = sample.count
-    mean = Statistics.mean(sample)
-    standardDeviation = Statistics.standardDeviation(sample)
+    let mean = Statistics.mean(sample)
+    self.mean = mean
+    standardDeviation = Statistics.standardDeviation(sample, mean: mean)
     minimum = extremes.minimum
     self.p25 = p25
     self.median = median
@@ -92,19 +93,7 @@ public struct NumericSummary: Sendable, Equatable {
 
   /// Summarises a sample already in ascending order (no copy); nil when it is empty.
   init?(sorted: [Double]) {
-    guard let first = sorted.first, let last = sorted.last,
-      let p25 = Quantile.type7(sorted: sorted, probability: 0.25),
-      let median = Quantile.type7(sorted: sorted, probability: 0.5),
-      let p75 = Quantile.type7(sorted: sorted, probability: 0.75)
-    else { return nil }
-    count = sorted.count
-    mean = Statistics.mean(sorted)
-    standardDeviation = Statistics.standardDeviation(sorted)
-    minimum = first
-    self.p25 = p25
-    self.median = median
-    self.p75 = p75
-    maximum = last
+    self.init(OrderStatistics(sorted: sorted))
   }
 }
 
