@@ -24,19 +24,17 @@ final class WideTableOutputs: @unchecked Sendable {
   let csvWriters: [CSVWriter]
   private let plans: [WideRowPlan]
   private let sheets: [XLSXTableSheet?]
-  /// Table index by task id.
-  private let tableIndex: [String: Int]
-  /// Table index by task id, found from the bytes of a spooled row's first cell.
-  private let tableLookup: TableLookup
+  /// Table index by task id (as text, or as the bytes of a spooled row's first cell).
+  private let tables: TableLookup
   /// The `writeCSV(part:)` call that writes each table (by table index).
   private let csvPart: [Int]
-  /// How many `writeCSV(part:)` calls write the CSVs between them (at most `csvParts`, one
-  /// per table at most).
-  let csvPartCount: Int
   private let pivot: WidePivot
   private let options: ExportOptions
   /// One per CSV part, made here, on the caller's thread: `makeReader()` flushes the spool.
   private let csvReaders: [RowSpool.Reader]
+  /// How many `writeCSV(part:)` calls write the CSVs between them (at most `csvParts`, one
+  /// per table at most).
+  var csvPartCount: Int { csvReaders.count }
   private let sheetReader: RowSpool.Reader?
   private let workbookThread: XLSXWriterThread?
 
@@ -51,6 +49,7 @@ final class WideTableOutputs: @unchecked Sendable {
     var plans: [WideRowPlan] = []
     var sheets: [XLSXTableSheet?] = []
     var tableIndex: [String: Int] = [:]
+    var rowCounts: [Int] = []
     // Writers opened so far are abandoned if a later one fails, as the caller cannot see them.
     var opened = false
     defer { if !opened { for writer in csvWriters { writer.abandon() } } }
@@ -59,6 +58,7 @@ final class WideTableOutputs: @unchecked Sendable {
       else { continue }
       if let name = pivot.tableName(taskID: taskID) { schema.name = name }
       tableIndex[taskID] = schemas.count
+      rowCounts.append(pivot.runCount(taskID: taskID))
       schemas.append(schema)
       plans.append(plan)
       csvWriters.append(
@@ -79,12 +79,9 @@ final class WideTableOutputs: @unchecked Sendable {
     self.csvWriters = csvWriters
     self.plans = plans
     self.sheets = sheets
-    self.tableIndex = tableIndex
-    tableLookup = TableLookup(tableIndex)
+    tables = TableLookup(tableIndex)
     let partCount = max(1, min(csvParts, schemas.count))
-    csvPartCount = partCount
-    let taskIDs = tableIndex.sorted { $0.value < $1.value }.map(\.key)
-    csvPart = Self.shareOut(taskIDs.map { pivot.runCount(taskID: $0) }, parts: partCount)
+    csvPart = Self.shareOut(rowCounts, parts: partCount)
     self.pivot = pivot
     self.options = options
     csvReaders = try (0..<partCount).map { _ in try spool.makeReader() }
@@ -105,7 +102,7 @@ final class WideTableOutputs: @unchecked Sendable {
     let firstCell = 1
     while try reader.next(
       where: { taskID -> Int? in
-        guard let taskID, let table = tableLookup.table(taskID), csvPart[table] == part else {
+        guard let taskID, let table = tables.table(taskID), csvPart[table] == part else {
           return nil
         }
         return table
@@ -146,7 +143,7 @@ final class WideTableOutputs: @unchecked Sendable {
     var sheetRows = WideSheetRows(timeZone: options.timeZone)
     while let cells = try reader.next() {
       guard let partial = WidePartialRow(spoolCells: cells),
-        let table = tableIndex[partial.taskID], let sheet = sheets[table],
+        let table = tables.table(named: partial.taskID), let sheet = sheets[table],
         let row = pivot.finalRow(partial)
       else { continue }
       sheetRows.append(row, to: sheet)
@@ -171,6 +168,8 @@ struct TableLookup {
       tableIndex.count <= Self.smallCount
       ? tableIndex.sorted { $0.value < $1.value }.map { (Array($0.key.utf8), $0.value) } : []
   }
+
+  func table(named taskID: String) -> Int? { byTaskID[taskID] }
 
   func table(_ taskID: UnsafeBufferPointer<UInt8>) -> Int? {
     if byTaskID.count > Self.smallCount {
