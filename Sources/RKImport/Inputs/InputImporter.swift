@@ -183,9 +183,44 @@ public struct InputImporter: Sendable {
     // In place: the callers hand the decoder's runs over, so no run is copied.
     let count = runs.count
     for index in runs.indices {
-      runs[index].source = count == 1 ? item.displayPath : "\(item.displayPath)#\(index + 1)"
+      runs[index].source = count == 1 ? item.displayPath : Self.source(item.displayPath, index + 1)
     }
     return runs
+  }
+
+  /// `path#number`, written into one string buffer: interpolation cost ~1,300 instructions a
+  /// run (it grows the string twice), this about a fifth.
+  static func source(_ path: String, _ number: Int) -> String {
+    var path = path
+    return path.withUTF8 { bytes in
+      var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: any Int's decimal text
+      let digitCount = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+        var value = number.magnitude
+        var end = buffer.count
+        repeat {
+          end -= 1
+          buffer[end] = UInt8(ascii: "0") + UInt8(value % 10)
+          value /= 10
+        } while value > 0
+        if number < 0 {
+          end -= 1
+          buffer[end] = UInt8(ascii: "-")
+        }
+        return buffer.count - end
+      }
+      return String(unsafeUninitializedCapacity: bytes.count + 1 + digitCount) { text in
+        let start = text.baseAddress!
+        if let source = bytes.baseAddress { start.update(from: source, count: bytes.count) }
+        start[bytes.count] = UInt8(ascii: "#")
+        withUnsafeBytes(of: digits) { buffer in
+          let first = buffer.count - digitCount
+          for offset in 0..<digitCount {
+            start[bytes.count + 1 + offset] = buffer[first + offset]
+          }
+        }
+        return bytes.count + 1 + digitCount
+      }
+    }
   }
 
   func readBytes(_ item: InputItem) throws -> [UInt8] {
