@@ -253,6 +253,55 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     }
   }
 
+  func testNullKeys_EveryLookupAnswersAsTheGeneralPath() throws {
+    // ResearchKit archives nil properties as `$null` (UID 0): the lookups answer nil (false)
+    // without resolving them, as the general path (`value(forKey:)`) reads them; keys holding
+    // values, and absent keys, answer as before.
+    let builder = ArchiveBuilder()
+    let start = builder.date(100)
+    let info = builder.object("NSDictionary", [("NS.keys", .uids([])), ("NS.objects", .uids([]))])
+    let nullKeys: [FieldKey] = [
+      .userInfo, .enabledAssistiveTechnology, .identifier, .endDate, .taskRunUUID, .device,
+      .results, .outputDirectory, .typedAnswerOrNoAnswer, .questionType,
+    ]
+    let step = builder.object(
+      "ORKStepResult", classes: ["ORKStepResult", "ORKCollectionResult", "ORKResult", "NSObject"],
+      nullKeys.map { ($0.name, .uid(0)) } + [("startDate", .uid(start)), ("note", .uid(info))])
+    let steps = builder.object("NSArray", [("NS.objects", .uids([step]))])
+    let task = builder.object("ORKTaskResult", classes: resultChain, [("results", .uid(steps))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    guard case .object(let object) = try archive.value(uid: step, depth: 1) else {
+      return XCTFail("not an object")
+    }
+    XCTAssertGreaterThanOrEqual(object.resolved.pairStart, 0, "pairs stored: the fast test runs")
+    for key in nullKeys {
+      XCTAssertEqual(try object.value(forKey: key).map { "\($0)" }, "null", key.name)
+      XCTAssertFalse(try object.isPresent(key), key.name)
+      XCTAssertNil(try object.string(key), key.name)
+      XCTAssertNil(try object.instant(key), key.name)
+      XCTAssertNil(try object.uuidString(key), key.name)
+      XCTAssertNil(try object.keyedValue(key), key.name)
+      XCTAssertNil(try object.object(key), key.name)
+      XCTAssertNil(try object.objects(key), key.name)
+      XCTAssertNil(try object.integer(key), key.name)
+      XCTAssertFalse(try object.isNoAnswer(key), key.name)
+    }
+    // Present values are read; a mismatched one still throws; an absent key is nil.
+    XCTAssertEqual(try object.instant(.startDate), Instant(secondsSinceReferenceDate: 100))
+    XCTAssertTrue(try object.isPresent(.startDate))
+    XCTAssertThrowsError(try object.string(.startDate))
+    XCTAssertNotNil(try object.keyedValue(named: "note"))
+    XCTAssertFalse(try object.isPresent(.choiceAnswers))
+    XCTAssertNil(try object.keyedValue(.choiceAnswers))
+    // The decoded step: no userInfo or assistive-technology field (null); the keys a step
+    // does not have are kept as fields, null or not (nothing lost).
+    let runs = try KeyedArchiveImporter.importRuns(from: builder.bytes(root: task))
+    XCTAssertEqual(runs.first?.steps.first?.identifier, "")
+    XCTAssertEqual(
+      runs.first?.steps.first?.extra.map(\.name),
+      ["taskRunUUID", "device", "outputDirectory", "typedAnswerOrNoAnswer", "questionType", "note"])
+  }
+
   func testPlainString_EveryLengthEncoding_SameTextAsTheGeneralPath() throws {
     let builder = ArchiveBuilder()
     // Lengths in the marker, in a one-byte and a two-byte integer, in a four-byte one (the
