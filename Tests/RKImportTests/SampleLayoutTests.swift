@@ -1,5 +1,6 @@
 // The committed samples are laid out as an iPhone writes keyed archives: each string stored
-// once, however many objects use it (scripts/samplegen's ScalarUniquing, docs/performance.md).
+// once, however many objects use it (scripts/samplegen's ScalarUniquing;
+// docs/performance-history.md, session 17).
 import Foundation
 import XCTest
 
