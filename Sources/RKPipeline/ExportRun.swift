@@ -68,8 +68,10 @@ public final class ExportRun {
         return now.size
       }
     }
+    // The list waits on disk (an unlinked file in the output folder, which exists by now):
+    // streamed there during the walk when its order allows, else moved there after it.
+    walker.streamDirectory = folder
     var (items, problems) = walker.itemList()
-    // The list waits on disk (an unlinked file in the output folder, which exists by now).
     uninterrupted { items.moveToDisk(directory: folder) }
     let plan = IncrementalPlan(
       items: items, state: state, append: options.append,

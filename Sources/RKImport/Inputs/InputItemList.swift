@@ -129,10 +129,32 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// Set by `moveToDisk`: `entries` and `text` are then empty and read from there.
   private var onDisk: ItemsOnDisk?
   private var itemCount = 0
+  /// Where the walk's items go as they are listed, while each root's come in sorted order (see
+  /// `streamDirectory`); `entries` and `text` are then empty.
+  private var stream: ItemsOnDisk?
+  /// The stored path of the last streamed item of the current root.
+  private var lastStreamedPath: [UInt8] = []
+  /// Whether `lastStreamedPath` belongs to the current root.
+  private var rootHasStreamed = false
   /// Several roots: display paths start with the root's label.
   private var labelsRoots = false
 
   public init() {}
+
+  /// A list that streams its items to an unlinked file in `directory` as they are appended, as
+  /// long as each root's come in sorted order: the walk then holds no list of its inputs in
+  /// memory (~65 bytes an input at its peak otherwise, before `moveToDisk`). Items are streamed
+  /// while their stored paths are ASCII and each sorts after the one before (bytes, which is
+  /// String order for ASCII): the usual study layout. Anything else (a name that sorts before
+  /// its folder's entries, non-ASCII text) brings the streamed items back into memory, and the
+  /// list goes on as one built without a directory. Either way it holds the same items, in the
+  /// same order.
+  public init(streamDirectory directory: String) {
+    stream = ItemsOnDisk(directory: directory)
+  }
+
+  /// Whether the items are still streamed to disk (tests look).
+  var isStreaming: Bool { stream != nil }
 
   /// A list holding exactly `items` (their own display paths, no root labels).
   public init(_ items: [InputItem]) {
@@ -146,7 +168,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   public subscript(position: Int) -> InputItem {
     var below: ArraySlice<UInt8> = []
     var entry = Entry.empty
-    if let onDisk {
+    if let onDisk = onDisk ?? stream {
       // Unreadable (an I/O error on the unlinked file): an item with no path, which fails.
       if let (found, path) = onDisk.entry(at: position) {
         entry = found
@@ -242,6 +264,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
         path: path, label: label, isDirectory: isDirectory, filesUnopened: filesUnopened,
         ownName: ownName))
     self.labelsRoots = labelsRoots
+    // Each root is sorted on its own.
+    rootHasStreamed = false
   }
 
   /// The current root's `labelled(_:)`.
@@ -279,31 +303,72 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// field does not fit a record.
   private mutating func appendCompact(_ kind: CompactKind, text stored: String, size: Int64) {
     guard let other = kind.other,
-      let entry = Entry(
+      var entry = Entry(
         start: text.count, length: stored.utf8.count, root: roots.count - 1, size: size,
         other: other)
     else {
       let root = roots.last ?? Root(path: "", label: "", isDirectory: true)
       return append(compactItem(kind, text: Array(stored.utf8)[...], root: root, size: size))
     }
+    if streams(Array(stored.utf8)[...], entry) { return }
+    // Where the path goes now: the streamed items may have come back into `text` meanwhile.
+    entry.start = text.count
     entries.append(entry)
     text.append(contentsOf: stored.utf8)
-    itemCount = entries.count
+    itemCount += 1
   }
 
   /// Any item of the current root, kept whole.
   mutating func append(_ item: InputItem) {
-    let entry = Entry(
+    var entry = Entry(
       sortKeyStart: text.count, length: item.displayPath.utf8.count,
       other: Int32(clamping: others.count))
+    others.append((item, roots.count - 1))
+    if streams(Array(item.displayPath.utf8.prefix(entry.length))[...], entry) { return }
+    entry.start = text.count
     entries.append(entry)
     text.append(contentsOf: item.displayPath.utf8.prefix(entry.length))
-    others.append((item, roots.count - 1))
-    itemCount = entries.count
+    itemCount += 1
+  }
+
+  /// Appends the item to the stream when the list streams and `path` (its stored path) keeps
+  /// the root in sorted order; otherwise ends the streaming (its items back in memory) and
+  /// returns false, for the caller to append in memory.
+  private mutating func streams(_ path: ArraySlice<UInt8>, _ entry: Entry) -> Bool {
+    guard let stream else { return false }
+    if path.allSatisfy({ $0 < 0x80 }),
+      !rootHasStreamed || lastStreamedPath.lexicographicallyPrecedes(path),
+      stream.append(entry, path: path)
+    {
+      lastStreamedPath.removeAll(keepingCapacity: true)
+      lastStreamedPath += path
+      rootHasStreamed = true
+      itemCount += 1
+      return true
+    }
+    endStreaming()
+    return false
+  }
+
+  /// Brings the streamed items back into `entries` and `text` (the list then stays in memory
+  /// until `moveToDisk`). An item that cannot be read back (an I/O error) is kept with no path,
+  /// as `subscript` gives an unreadable one.
+  private mutating func endStreaming() {
+    guard let stream else { return }
+    self.stream = nil
+    entries.reserveCapacity(stream.count + 1)
+    for position in 0..<stream.count {
+      var (entry, path) = stream.entry(at: position) ?? (Entry.empty, [])
+      entry.start = text.count
+      entries.append(entry)
+      text += path
+    }
   }
 
   /// Sorts the items from `start` on by display path (as `String` compares them).
   mutating func sortItems(from start: Int) {
+    // Streamed items came in sorted order.
+    guard stream == nil else { return }
     let isASCII = text.allSatisfy { $0 < 0x80 }
     text.withUnsafeBufferPointer { bytes in
       entries.withUnsafeMutableBufferPointer { all in
@@ -327,25 +392,42 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// it. Items are compared as `sortItems` compares them (the text's kind looked at once).
   func places(of paths: [String], from start: Int) -> [Int] {
     guard !paths.isEmpty else { return [] }
-    let textIsASCII = text.allSatisfy { $0 < 0x80 }
-    return text.withUnsafeBufferPointer { bytes in
-      paths.map { below in
-        let key = Array(below.utf8)
-        let isASCII = textIsASCII && key.allSatisfy { $0 < 0x80 }
-        var low = start
-        var high = entries.count
-        while low < high {
-          let middle = (low + high) / 2
-          let path = UnsafeBufferPointer(rebasing: Self.slice(bytes, entries[middle]))
-          let before =
-            isASCII
-            ? path.lexicographicallyPrecedes(key)
-            : String(decoding: path, as: UTF8.self) < below
-          if before { low = middle + 1 } else { high = middle }
+    if let stream {
+      // Streamed items are ASCII (so compared by bytes) and read back from the stream.
+      return paths.map { below in
+        place(of: below, from: start, count: stream.count, textIsASCII: true) { position in
+          stream.entry(at: position)?.1 ?? []
         }
-        return low
       }
     }
+    let textIsASCII = text.allSatisfy { $0 < 0x80 }
+    return paths.map { below in
+      place(of: below, from: start, count: entries.count, textIsASCII: textIsASCII) { position in
+        Self.slice(text, entries[position])
+      }
+    }
+  }
+
+  /// The first of the items `start..<count` whose stored path (`storedPath`) does not sort
+  /// before `below`, by binary search.
+  private func place(
+    of below: String, from start: Int, count: Int, textIsASCII: Bool,
+    storedPath: (Int) -> ArraySlice<UInt8>
+  ) -> Int {
+    let key = Array(below.utf8)
+    let isASCII = textIsASCII && key.allSatisfy { $0 < 0x80 }
+    var low = start
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      let path = storedPath(middle)
+      let before =
+        isASCII
+        ? path.lexicographicallyPrecedes(key)
+        : String(decoding: path, as: UTF8.self) < below
+      if before { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   /// The bytes of an entry's path, clamped to `text`.
@@ -359,6 +441,18 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// Moves the records and paths to an unlinked file in `directory`, so the list costs no memory
   /// per item while an export runs; stays in memory when the file cannot be written.
   public mutating func moveToDisk(directory: String) {
+    if let stream {
+      self.stream = nil
+      guard stream.finish() else {
+        // The last chunk could not be written: the items come back into memory, and the
+        // list stays there as it would have.
+        self.stream = stream
+        endStreaming()
+        return
+      }
+      onDisk = stream
+      return
+    }
     guard onDisk == nil, !entries.isEmpty,
       let disk = ItemsOnDisk(directory: directory, entries: entries, text: text)
     else { return }
@@ -370,6 +464,9 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 
 /// The records and paths of an `InputItemList` in a file: chunks of `chunkSize` records, each
 /// followed by its paths; a few chunks are cached (workers and the consumer read nearby items).
+/// Built by appending, a chunk written whenever it is full: the walk can stream its items here
+/// as it lists them (`InputItemList.streamDirectory`). Items of the last, partial chunk are read
+/// from memory until `finish()` writes it.
 final class ItemsOnDisk: @unchecked Sendable {
   static let chunkSize = 1024
   private static let cachedChunks = 4
@@ -386,8 +483,15 @@ final class ItemsOnDisk: @unchecked Sendable {
   private let descriptor: Int32
   private let lock = NSLock()
   private var cache: [Chunk] = []
+  /// The chunk being filled: its records (`start` within `pendingText`) and paths.
+  private var pending: [Entry] = []
+  private var pendingText: [UInt8] = []
+  private var fileEnd: Int64 = 0
+  /// Items appended, written or pending.
+  private(set) var count = 0
 
-  init?(directory: String, entries: [InputItemList.Entry], text: [UInt8]) {
+  /// An empty list in a new unlinked file in `directory`; nil when it cannot be made.
+  init?(directory: String) {
     var path = Array((directory + "/.inputs-XXXXXX").utf8CString)
     let descriptor = path.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkstemp($0) } ?? -1
@@ -397,32 +501,57 @@ final class ItemsOnDisk: @unchecked Sendable {
       if let base = buffer.baseAddress { _ = unlink(base) }
     }
     self.descriptor = descriptor
-    var offset: Int64 = 0
-    for first in stride(from: 0, to: entries.count, by: Self.chunkSize) {
-      // Each chunk's paths in record order, so a chunk is two contiguous reads.
-      var chunk = Array(entries[first..<min(first + Self.chunkSize, entries.count)])
-      var chunkText: [UInt8] = []
-      for index in chunk.indices {
-        let path = InputItemList.slice(text, chunk[index])
-        chunk[index].start = chunkText.count
-        chunkText += path
-      }
-      let recordBytes = chunk.count * MemoryLayout<Entry>.stride
-      let wroteRecords = chunk.withUnsafeBytes { bytes in
-        bytes.baseAddress.map { pwrite(descriptor, $0, bytes.count, off_t(offset)) } ?? -1
-      }
-      let wroteText = chunkText.withUnsafeBytes { bytes in
-        bytes.baseAddress.map {
-          pwrite(descriptor, $0, bytes.count, off_t(offset) + off_t(recordBytes))
-        } ?? 0
-      }
-      guard wroteRecords == recordBytes, wroteText == chunkText.count else {
-        close(descriptor)
-        return nil
-      }
-      chunkPlaces.append((offset, chunk.count, chunkText.count))
-      offset += Int64(recordBytes + chunkText.count)
+    pending.reserveCapacity(Self.chunkSize)
+  }
+
+  /// `entries` (whose paths are in `text`) written whole; nil when the file cannot be made or
+  /// written.
+  convenience init?(directory: String, entries: [InputItemList.Entry], text: [UInt8]) {
+    self.init(directory: directory)
+    for entry in entries {
+      guard append(entry, path: InputItemList.slice(text, entry)) else { return nil }
     }
+    guard finish() else { return nil }
+  }
+
+  /// Appends an item: its record and its path. A full chunk is written first; false when that
+  /// fails, the item not appended (the chunk then stays in memory, readable).
+  func append(_ entry: InputItemList.Entry, path: ArraySlice<UInt8>) -> Bool {
+    if pending.count == Self.chunkSize {
+      guard writePending() else { return false }
+    }
+    var stored = entry
+    stored.start = pendingText.count
+    pending.append(stored)
+    pendingText += path
+    count += 1
+    return true
+  }
+
+  /// Writes the last, partial chunk; false when that fails (it then stays in memory).
+  func finish() -> Bool {
+    pending.isEmpty || writePending()
+  }
+
+  /// Writes the pending chunk, records then paths (a chunk is two contiguous reads).
+  private func writePending() -> Bool {
+    let recordBytes = pending.count * MemoryLayout<Entry>.stride
+    let wroteRecords = pending.withUnsafeBytes { bytes in
+      bytes.baseAddress.map { pwrite(descriptor, $0, bytes.count, off_t(fileEnd)) } ?? -1
+    }
+    let wroteText = pendingText.withUnsafeBytes { bytes in
+      bytes.baseAddress.map {
+        pwrite(descriptor, $0, bytes.count, off_t(fileEnd) + off_t(recordBytes))
+      } ?? 0
+    }
+    guard wroteRecords == recordBytes, wroteText == pendingText.count else { return false }
+    lock.lock()
+    chunkPlaces.append((fileEnd, pending.count, pendingText.count))
+    lock.unlock()
+    fileEnd += Int64(recordBytes + pendingText.count)
+    pending.removeAll(keepingCapacity: true)
+    pendingText.removeAll(keepingCapacity: true)
+    return true
   }
 
   deinit { close(descriptor) }
@@ -433,6 +562,12 @@ final class ItemsOnDisk: @unchecked Sendable {
     let index = position % Self.chunkSize
     lock.lock()
     defer { lock.unlock() }
+    if number == chunkPlaces.count {
+      // The chunk being filled (only the list's builder appends, on its own thread).
+      guard pending.indices.contains(index) else { return nil }
+      let entry = pending[index]
+      return (entry, InputItemList.slice(pendingText, entry))
+    }
     let chunk: Chunk
     if let cached = cache.first(where: { $0.number == number }) {
       chunk = cached

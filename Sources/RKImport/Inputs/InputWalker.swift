@@ -26,6 +26,10 @@ public struct InputWalker: Sendable {
   /// `a.zip!x`) is still probed: as a zip its entries (`a.zip!/…`) sort after that sibling,
   /// not at the zip's own place.
   public var opensFilesAtImport = false
+  /// A folder where `itemList()` streams its items as it lists them (see
+  /// `InputItemList.init(streamDirectory:)`): the walk then holds no list of the inputs in
+  /// memory. nil: the list is built in memory.
+  public var streamDirectory: String?
   /// For a file the caller knows as a plain file unchanged since it last read it (a nightly
   /// `--state` run: the state has an entry under its path, and its size and modification time
   /// still match), its size; the walk then does not open it to tell a zip. nil: open it.
@@ -59,7 +63,7 @@ public struct InputWalker: Sendable {
   /// nothing with `opensFilesAtImport`; folder entries are typed by `readdir` (a `stat` only for
   /// links and unknown types).
   public func itemList() -> (items: InputItemList, problems: [PlacedProblem]) {
-    var list = InputItemList()
+    var list = streamDirectory.map { InputItemList(streamDirectory: $0) } ?? InputItemList()
     var problems: [PlacedProblem] = []
     for root in roots {
       var isDirectory: ObjCBool = false
