@@ -310,7 +310,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
       let root = roots.last ?? Root(path: "", label: "", isDirectory: true)
       return append(compactItem(kind, text: Array(stored.utf8)[...], root: root, size: size))
     }
-    if streams(Array(stored.utf8)[...], entry) { return }
+    var path = stored
+    if path.withUTF8({ streams($0, entry) }) { return }
     // Where the path goes now: the streamed items may have come back into `text` meanwhile.
     entry.start = text.count
     entries.append(entry)
@@ -324,7 +325,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
       sortKeyStart: text.count, length: item.displayPath.utf8.count,
       other: Int32(clamping: others.count))
     others.append((item, roots.count - 1))
-    if streams(Array(item.displayPath.utf8.prefix(entry.length))[...], entry) { return }
+    if streams(item.displayPath.utf8.prefix(entry.length), entry) { return }
     entry.start = text.count
     entries.append(entry)
     text.append(contentsOf: item.displayPath.utf8.prefix(entry.length))
@@ -334,7 +335,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// Appends the item to the stream when the list streams and `path` (its stored path) keeps
   /// the root in sorted order; otherwise ends the streaming (its items back in memory) and
   /// returns false, for the caller to append in memory.
-  private mutating func streams(_ path: ArraySlice<UInt8>, _ entry: Entry) -> Bool {
+  private mutating func streams<Path: Collection<UInt8>>(_ path: Path, _ entry: Entry) -> Bool {
     guard let stream else { return false }
     if path.allSatisfy({ $0 < 0x80 }),
       !rootHasStreamed || lastStreamedPath.lexicographicallyPrecedes(path),
@@ -516,7 +517,7 @@ final class ItemsOnDisk: @unchecked Sendable {
 
   /// Appends an item: its record and its path. A full chunk is written first; false when that
   /// fails, the item not appended (the chunk then stays in memory, readable).
-  func append(_ entry: InputItemList.Entry, path: ArraySlice<UInt8>) -> Bool {
+  func append<Path: Collection<UInt8>>(_ entry: InputItemList.Entry, path: Path) -> Bool {
     if pending.count == Self.chunkSize {
       guard writePending() else { return false }
     }
