@@ -466,8 +466,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
 /// The records and paths of an `InputItemList` in a file: chunks of `chunkSize` records, each
 /// followed by its paths; a few chunks are cached (workers and the consumer read nearby items).
 /// Built by appending, a chunk written whenever it is full: the walk can stream its items here
-/// as it lists them (`InputItemList.streamDirectory`). Items of the last, partial chunk are read
-/// from memory until `finish()` writes it.
+/// as it lists them (`InputItemList.init(streamDirectory:)`). Items of the last, partial chunk
+/// are read from memory until `finish()` writes it.
 final class ItemsOnDisk: @unchecked Sendable {
   static let chunkSize = 1024
   private static let cachedChunks = 4
