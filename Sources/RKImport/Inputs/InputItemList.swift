@@ -132,10 +132,8 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// Where the walk's items go as they are listed, while each root's come in sorted order (see
   /// `streamDirectory`); `entries` and `text` are then empty.
   private var stream: ItemsOnDisk?
-  /// The stored path of the last streamed item of the current root.
-  private var lastStreamedPath: [UInt8] = []
-  /// Whether `lastStreamedPath` belongs to the current root.
-  private var rootHasStreamed = false
+  /// How many items were streamed before the current root (each root is sorted on its own).
+  private var streamedBeforeRoot = 0
   /// Several roots: display paths start with the root's label.
   private var labelsRoots = false
 
@@ -264,8 +262,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
         path: path, label: label, isDirectory: isDirectory, filesUnopened: filesUnopened,
         ownName: ownName))
     self.labelsRoots = labelsRoots
-    // Each root is sorted on its own.
-    rootHasStreamed = false
+    streamedBeforeRoot = stream?.count ?? 0
   }
 
   /// The current root's `labelled(_:)`.
@@ -338,12 +335,10 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   private mutating func streams<Path: Collection<UInt8>>(_ path: Path, _ entry: Entry) -> Bool {
     guard let stream else { return false }
     if path.allSatisfy({ $0 < 0x80 }),
-      !rootHasStreamed || lastStreamedPath.lexicographicallyPrecedes(path),
+      stream.count == streamedBeforeRoot
+        || stream.lastPath?.lexicographicallyPrecedes(path) == true,
       stream.append(entry, path: path)
     {
-      lastStreamedPath.removeAll(keepingCapacity: true)
-      lastStreamedPath += path
-      rootHasStreamed = true
       itemCount += 1
       return true
     }
@@ -443,14 +438,10 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// per item while an export runs; stays in memory when the file cannot be written.
   public mutating func moveToDisk(directory: String) {
     if let stream {
+      // When the last chunk cannot be written, the items come back into memory, and the list
+      // stays there as it would have.
+      guard stream.finish() else { return endStreaming() }
       self.stream = nil
-      guard stream.finish() else {
-        // The last chunk could not be written: the items come back into memory, and the
-        // list stays there as it would have.
-        self.stream = stream
-        endStreaming()
-        return
-      }
       onDisk = stream
       return
     }
@@ -490,6 +481,12 @@ final class ItemsOnDisk: @unchecked Sendable {
   private var fileEnd: Int64 = 0
   /// Items appended, written or pending.
   private(set) var count = 0
+
+  /// The path of the last item appended: it is always pending, as a full chunk is written only
+  /// when the next item comes (nil before the first, and once `finish()` has written it).
+  var lastPath: ArraySlice<UInt8>? {
+    pending.last.map { InputItemList.slice(pendingText, $0) }
+  }
 
   /// An empty list in a new unlinked file in `directory`; nil when it cannot be made.
   init?(directory: String) {
