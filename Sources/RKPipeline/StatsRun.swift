@@ -16,7 +16,11 @@ public struct StatsRun {
   public func run(width: Int = 100) throws -> (text: String, report: ExportReport) {
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     let importer = InputImporter(options: ImportOptions(surveyDefinitions: definitions.surveys))
-    var (items, problems) = InputWalker(roots: options.inputs).itemList()
+    // The list waits in the temporary folder, streamed there as the walk lists it (as an
+    // export's does in its output folder).
+    var walker = InputWalker(roots: options.inputs)
+    walker.streamDirectory = NSTemporaryDirectory()
+    var (items, problems) = walker.itemList()
     items.moveToDisk(directory: NSTemporaryDirectory())
     // Values wait in an unlinked file in the temporary folder, as an export's do in its staging.
     var collector = StatisticsCollector(
