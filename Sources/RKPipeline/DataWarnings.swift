@@ -13,18 +13,28 @@ import RKModel
 ///   to `--state`. Both runs are kept everywhere (long tables and wide tables, one row each):
 ///   dropping either would lose data silently, and which copy is right is the study's call.
 ///
-/// At most `limitPerKind` warnings of each kind are reported; the rest are counted.
+/// At most `limitPerKind` warnings of each kind are reported; the rest are counted. The date
+/// warnings come from `check`, run by run; the duplicates from `duplicates()`, once every run
+/// was checked, in the order the runs came (one merge of the UUIDs seen, see `RunUUIDSpool`).
 struct DataWarnings {
   static let earliestPlausible = Instant(secondsSince1970: 1_388_534_400)  // 2014-01-01Z
   static let futureTolerance = 600.0
   static let limitPerKind = 50
 
   let latestPlausible: Instant
-  /// Where each run UUID was first seen, by the UUID's 128 bits, mostly on disk (see
-  /// `RunUUIDIndex`); file names come back through `fileName`. This is the only per-run state.
-  private let seenUUIDs: RunUUIDIndex
-  /// UUID texts that are not RFC 4122 UUIDs (rare), by their text.
+  /// Every run UUID seen, by its 128 bits, with where it was seen, mostly on disk (see
+  /// `RunUUIDSpool`); file names come back through `fileName`. This is the only per-run state.
+  private let seenUUIDs: RunUUIDSpool
+  /// Runs with a UUID so far, the state's first: the order duplicates are reported in.
+  private var arrivals: Int64 = 0
+  /// How many of the arrivals are the state's (runs exported earlier, never reported).
+  private var knownArrivals: Int64 = 0
+  /// UUIDs whose text is not upper-case and hyphenated (rare), by arrival: a warning names a
+  /// UUID as its input wrote it.
+  private var uncanonicalTexts: [Int64: String] = [:]
+  /// UUID texts that are not RFC 4122 UUIDs (rare), by their text, and their repeats found.
   private var seenOtherIDs: [String: FirstSeen] = [:]
+  private var otherRepeats: [Repeat] = []
   /// The display path of an input file by its number (its place in the export's work list).
   private let fileName: (Int) -> String
   /// The display path of a file exported earlier, by its place in the state (`KnownFile`).
@@ -51,6 +61,20 @@ struct DataWarnings {
   }
   private var counts: [String: Int] = [:]
 
+  /// A run whose UUID was exported before from another source, found by `check` (texts that
+  /// are no UUIDs) or by `duplicates()`.
+  private struct Repeat {
+    var order: Int64
+    var uuid: String
+    var source: String
+    var firstSource: String
+  }
+
+  static let duplicateKind = "duplicate_task_run"
+
+  /// Every warning found so far, shown or not.
+  var found: Int { counts.values.reduce(0, +) }
+
   /// `knownUUIDs` gives run UUIDs exported earlier (from the state file) with their source
   /// file, one pair at a time (a state of 100,000 inputs holds 450,000: they go straight to the
   /// index, not through a dictionary); `fileName` gives the display path of the input numbered
@@ -62,7 +86,7 @@ struct DataWarnings {
   ) {
     latestPlausible = Instant(
       secondsSince1970: now.timeIntervalSince1970 + DataWarnings.futureTolerance)
-    seenUUIDs = RunUUIDIndex(directory: spoolDirectory)
+    seenUUIDs = RunUUIDSpool(directory: spoolDirectory)
     self.fileName = fileName
     self.knownFileName = knownFileName
     for (uuid, file) in knownUUIDs {
@@ -75,6 +99,7 @@ struct DataWarnings {
         remember(uuid, FirstSeen(file: number, number: 0))
       }
     }
+    knownArrivals = arrivals
   }
 
   /// The warnings for one run, each naming its source; `inputNumber` is the number of the
@@ -91,29 +116,77 @@ struct DataWarnings {
     if run.hasDate(where: { $0 < DataWarnings.earliestPlausible }) {
       events += event("date_before_2014", file, "task run dated before 2014 (a reset clock?)")
     }
-    if let uuid = run.runUUID, !uuid.isEmpty {
-      let first = run.uuidBits.map { seenUUIDs.firstSeen($0) } ?? seenOtherIDs[uuid]
-      if let first, source(first) != file {
-        events += event(
-          "duplicate_task_run", file,
-          "task run \(uuid) was already exported from \(source(first)); both are kept")
-      } else if first == nil {
-        // `file` is the input or `input#N`: keep the input's number and N (else the text).
-        let entry: FirstSeen
-        if file == run.file || run.number > 0 {
-          entry = FirstSeen(file: Int32(clamping: inputNumber), number: run.number)
-        } else {
-          let text = otherFiles.last == file ? -Int32(otherFiles.count) : keepText(file)
-          entry = FirstSeen(file: text, number: 0)
-        }
-        if let bits = run.uuidBits {
-          seenUUIDs.insert(bits, entry)
-        } else {
-          seenOtherIDs[uuid] = entry
-        }
+    guard let uuid = run.runUUID, !uuid.isEmpty else { return events }
+    let order = arrivals
+    arrivals += 1
+    if let bits = run.uuidBits {
+      seenUUIDs.append(bits, order: order, entry(for: run, inputNumber: inputNumber))
+      if !run.uuidIsCanonical { uncanonicalTexts[order] = uuid }
+    } else if let first = seenOtherIDs[uuid] {
+      let firstSource = source(first)
+      if firstSource != file {
+        otherRepeats.append(
+          Repeat(order: order, uuid: uuid, source: file, firstSource: firstSource))
       }
+    } else {
+      seenOtherIDs[uuid] = entry(for: run, inputNumber: inputNumber)
     }
     return events
+  }
+
+  /// Where `run` was seen: `run.source` is the input or `input#N`, kept as the input's number
+  /// and N, else as text.
+  private mutating func entry(for run: CheckedRun, inputNumber: Int) -> FirstSeen {
+    let file = run.source
+    if file == run.file || run.number > 0 {
+      return FirstSeen(file: Int32(clamping: inputNumber), number: run.number)
+    }
+    let text = otherFiles.last == file ? -Int32(otherFiles.count) : keepText(file)
+    return FirstSeen(file: text, number: 0)
+  }
+
+  /// The duplicate-run warnings, in the order their runs were checked: each run whose UUID was
+  /// exported before (in this run or an earlier one) from another source, naming the first.
+  /// Call once, after the last `check`.
+  mutating func duplicates() -> [LogEvent] {
+    // The first `limitPerKind` by arrival are shown: the merge finds them in UUID order, and
+    // the earliest so far are kept sorted by arrival.
+    var shown: [Repeat] = []
+    var total = 0
+    func note(_ found: Repeat) {
+      total += 1
+      if shown.count == DataWarnings.limitPerKind {
+        guard let latest = shown.last, found.order < latest.order else { return }
+        shown.removeLast()
+      }
+      let place = shown.firstIndex { $0.order > found.order } ?? shown.endIndex
+      shown.insert(found, at: place)
+    }
+    for found in otherRepeats { note(found) }
+    otherRepeats = []
+    let knownArrivals = knownArrivals
+    seenUUIDs.forEachRepeat { first, later in
+      // Runs exported earlier are only ever first; the state's own repeats are no news.
+      guard later.order >= knownArrivals else { return }
+      // The same input and run number is the same source; anything else compares paths (two
+      // inputs can show the same path, from two roots).
+      if first.file == later.file && first.number == later.number { return }
+      let firstSource = source(first.seen)
+      let laterSource = source(later.seen)
+      guard firstSource != laterSource else { return }
+      let uuid =
+        uncanonicalTexts[later.order]
+        ?? UUIDBits(high: later.high, low: later.low).canonicalText
+      note(Repeat(order: later.order, uuid: uuid, source: laterSource, firstSource: firstSource))
+    }
+    counts[DataWarnings.duplicateKind, default: 0] += total
+    return shown.map { found in
+      LogEvent(
+        "warning", level: .warning,
+        message: "\(found.source): task run \(found.uuid) was already exported from "
+          + "\(found.firstSource); both are kept",
+        fields: [("kind", .text(DataWarnings.duplicateKind)), ("path", .text(found.source))])
+    }
   }
 
   /// The source (`file` or `file#N`) of a run seen before.
@@ -132,10 +205,11 @@ struct DataWarnings {
     return -Int32(clamping: otherFiles.count)
   }
 
-  /// Notes where `uuid` was first seen, unless it was seen before.
+  /// Notes where `uuid` was seen by an earlier export (the first place counts).
   private mutating func remember(_ uuid: String, _ entry: FirstSeen) {
     if let bits = UUIDBits(uuid) {
-      if seenUUIDs.firstSeen(bits) == nil { seenUUIDs.insert(bits, entry) }
+      seenUUIDs.append(bits, order: arrivals, entry)
+      arrivals += 1
     } else if seenOtherIDs[uuid] == nil {
       seenOtherIDs[uuid] = entry
     }
@@ -176,6 +250,8 @@ struct CheckedRun: Sendable {
   var number: Int32
   /// The run UUID's bits when it is an RFC 4122 UUID.
   var uuidBits: UUIDBits?
+  /// Whether the UUID is written as `UUIDBits.canonicalText` writes its bits.
+  var uuidIsCanonical = false
 
   init(_ run: borrowing TaskRun, file: String) {
     source = run.source
@@ -184,7 +260,10 @@ struct CheckedRun: Sendable {
     endDate = run.endDate
     self.file = file
     number = CheckedRun.runNumber(source: run.source, file: file)
-    uuidBits = run.runUUID.flatMap(UUIDBits.init)
+    if var text = run.runUUID, let parsed = text.withUTF8({ UUIDBits.parse($0) }) {
+      uuidBits = parsed.bits
+      uuidIsCanonical = parsed.isCanonical
+    }
   }
 
   /// N when `source` is `file#N`, else 0. Reads bytes when `file` is plain ASCII without CR
@@ -236,21 +315,29 @@ struct UUIDBits: Hashable {
   init?(_ text: String) {
     var text = text
     // Over the contiguous UTF-8 bytes: iterating `text.utf8` costs ~40 instructions a byte.
-    guard let bits = text.withUTF8({ UUIDBits.parse($0) }) else { return nil }
-    self = bits
+    guard let parsed = text.withUTF8({ UUIDBits.parse($0) }) else { return nil }
+    self = parsed.bits
   }
 
-  private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUIDBits? {
+  /// The bits of 32 hex digits, hyphens anywhere skipped, and whether the text is canonical:
+  /// upper case, hyphenated 8-4-4-4-12.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (bits: UUIDBits, isCanonical: Bool)? {
     var high: UInt64 = 0
     var low: UInt64 = 0
     var digits = 0
-    for byte in bytes {
-      if byte == UInt8(ascii: "-") { continue }
+    var isCanonical = bytes.count == 36
+    for (index, byte) in bytes.enumerated() {
+      if byte == UInt8(ascii: "-") {
+        if index != 8 && index != 13 && index != 18 && index != 23 { isCanonical = false }
+        continue
+      }
       let value: UInt8
       switch byte {
       case 48...57: value = byte - 48
       case 65...70: value = byte - 55
-      case 97...102: value = byte - 87
+      case 97...102:
+        value = byte - 87
+        isCanonical = false
       default: return nil
       }
       if digits < 16 {
@@ -263,6 +350,24 @@ struct UUIDBits: Hashable {
       digits += 1
     }
     guard digits == 32 else { return nil }
-    return UUIDBits(high: high, low: low)
+    // 36 bytes holding 32 digits and hyphens only at 8, 13, 18 and 23: hyphens at all four.
+    return (UUIDBits(high: high, low: low), isCanonical)
+  }
+
+  /// The UUID as Foundation writes it: upper-case hex digits, hyphenated 8-4-4-4-12.
+  var canonicalText: String {
+    let digits = Array("0123456789ABCDEF".utf8)
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(36)
+    for (half, word) in [high, low].enumerated() {
+      for nibble in 0..<16 {
+        let position = half * 16 + nibble
+        if position == 8 || position == 12 || position == 16 || position == 20 {
+          bytes.append(UInt8(ascii: "-"))
+        }
+        bytes.append(digits[Int(word >> UInt64(60 - 4 * nibble) & 0xF)])
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

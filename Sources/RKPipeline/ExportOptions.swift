@@ -70,7 +70,8 @@ public struct ExportReport: Sendable, Equatable {
   public var filesUnchanged = 0
   /// Task runs left out by --since.
   public var runsBeforeSince = 0
-  /// Warnings about suspicious data (dates, duplicate run UUIDs), all kinds counted.
+  /// Warnings about suspicious data (dates, duplicate run UUIDs), all kinds counted, those
+  /// past the 50 a kind the log shows too.
   public var dataWarnings = 0
   /// True when --state showed nothing new and nothing was written.
   public var nothingNew = false

@@ -228,7 +228,10 @@ struct ExportPass {
       progress.update(done: index + 1)
     }
     try recordWalkProblems(before: nil)
+    for event in warnings.duplicates() { log.log(event) }
     for event in warnings.omitted() { log.log(event) }
+    // Every warning found, shown or counted in an omitted line.
+    report.dataWarnings = warnings.found
   }
 
   /// Maps `inputs` through `reading` on `options.jobs` threads, each input within the per-file
@@ -370,7 +373,6 @@ struct ExportPass {
       try runs.withUnsafeBufferPointer { runs in
         for index in runs.indices {
           for event in warnings.check(runs[index].checked, inputNumber: number) {
-            report.dataWarnings += 1
             log.log(event)
           }
           if let uuid = runs[index].checked.runUUID { uuids.append(uuid) }

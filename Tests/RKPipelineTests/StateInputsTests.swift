@@ -200,6 +200,9 @@ final class StateInputsTests: XCTestCase {
       messages += warnings.check(CheckedRun(run, file: "P9/new.archive"), inputNumber: 0)
         .map(\.message)
     }
+    // Duplicates come once every run was checked, in the order the runs came.
+    XCTAssertEqual(messages, [])
+    messages = warnings.duplicates().map(\.message)
     let tail = "; both are kept"
     XCTAssertEqual(
       messages,
