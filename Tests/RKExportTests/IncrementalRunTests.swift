@@ -170,6 +170,37 @@ final class IncrementalRunTests: XCTestCase {
     XCTAssertEqual(events.last, "summary")
   }
 
+  func testDuplicateRuns_ThreeCopies_First50InFileOrderAndEveryOneCounted() throws {
+    // Each copy repeats the first's run UUIDs: the second and third copies' runs are all
+    // duplicates of the first's, 2 × 80 of them.
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<3)
+    let result = try dir.run(["in", "--out", "out", "--log-format", "json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    var shownPaths: [String] = []
+    var omitted: Int?
+    var summary: [String: Any] = [:]
+    for line in result.stderr.split(separator: "\n") {
+      let object = try XCTUnwrap(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      if object["kind"] as? String == "duplicate_task_run" {
+        shownPaths.append(try XCTUnwrap(object["path"] as? String))
+        XCTAssertTrue(
+          (object["message"] as? String)?.contains("was already exported from copy0/") == true,
+          "\(object)")
+      }
+      if object["event"] as? String == "duplicate_task_run" { omitted = object["omitted"] as? Int }
+      if object["event"] as? String == "summary" { summary = object }
+    }
+    XCTAssertEqual(summary["task_runs"] as? Int, 240)
+    XCTAssertEqual(shownPaths.count, 50)
+    // The first 50 in file order: the second copy's, path by path.
+    XCTAssertTrue(shownPaths.allSatisfy { $0.hasPrefix("copy1/") }, "\(shownPaths)")
+    XCTAssertEqual(shownPaths, shownPaths.sorted())
+    XCTAssertEqual(omitted, 110)
+    XCTAssertEqual(summary["data_warnings"] as? Int, 160)
+  }
+
   func testProgress_StderrNotATerminal_NoProgressBar() throws {
     let dir = try Workdir()
     try dir.makeCorpus(copies: 0..<1)
