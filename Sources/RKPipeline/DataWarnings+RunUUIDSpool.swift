@@ -28,6 +28,7 @@ final class RunUUIDSpool {
     var seen: DataWarnings.FirstSeen { DataWarnings.FirstSeen(file: file, number: number) }
 
     /// By UUID, then by arrival.
+    @inline(__always)
     static func precedes(_ left: Record, _ right: Record) -> Bool {
       if left.high != right.high { return left.high < right.high }
       if left.low != right.low { return left.low < right.low }
@@ -81,7 +82,7 @@ final class RunUUIDSpool {
   /// were read.
   @discardableResult
   func forEachRepeat(_ body: (_ first: Record, _ later: Record) -> Void) -> Bool {
-    buffer.sort(by: Record.precedes)
+    buffer.sort { Record.precedes($0, $1) }
     var cursors = segments.map { SegmentCursor(descriptor: descriptor, segment: $0) }
     cursors.append(SegmentCursor(records: buffer))
     var first: Record?
@@ -99,7 +100,7 @@ final class RunUUIDSpool {
   // MARK: - Segments
 
   private func spillBuffer() {
-    buffer.sort(by: Record.precedes)
+    buffer.sort { Record.precedes($0, $1) }
     var writer = SegmentWriter(descriptor: descriptor, offset: fileEnd)
     for record in buffer where !writer.append(record) { break }
     guard let segment = writer.finish(level: 0) else {
@@ -136,28 +137,35 @@ final class RunUUIDSpool {
   /// Hands every record of `cursors` to `emit` in `Record.precedes` order, until `emit` returns
   /// false; returns whether every cursor was read to its end without an error.
   private func merge(_ cursors: inout [SegmentCursor], _ emit: (Record) -> Bool) -> Bool {
-    // A binary min-heap of cursor indexes, by each cursor's current record.
-    var heap = cursors.indices.filter { cursors[$0].current != nil }
-    func less(_ a: Int, _ b: Int) -> Bool {
-      Record.precedes(cursors[heap[a]].current!, cursors[heap[b]].current!)
+    // A binary min-heap of (current record, cursor index): the records are compared where
+    // they lie, not fetched from their cursors.
+    var heap: [(record: Record, cursor: Int)] = []
+    heap.reserveCapacity(cursors.count)
+    for index in cursors.indices {
+      if let record = cursors[index].current { heap.append((record, index)) }
     }
     func siftDown(_ start: Int) {
       var parent = start
       while true {
-        let left = 2 * parent + 1
+        let left = 2 &* parent &+ 1
         guard left < heap.count else { return }
         var smallest = left
-        if left + 1 < heap.count && less(left + 1, left) { smallest = left + 1 }
-        guard less(smallest, parent) else { return }
+        if left &+ 1 < heap.count && Record.precedes(heap[left &+ 1].record, heap[left].record) {
+          smallest = left &+ 1
+        }
+        guard Record.precedes(heap[smallest].record, heap[parent].record) else { return }
         heap.swapAt(parent, smallest)
         parent = smallest
       }
     }
     for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-    while let top = heap.first {
-      guard emit(cursors[top].current!) else { return false }
-      cursors[top].advance()
-      if cursors[top].current == nil {
+    while !heap.isEmpty {
+      guard emit(heap[0].record) else { return false }
+      let cursor = heap[0].cursor
+      cursors[cursor].advance()
+      if let next = cursors[cursor].current {
+        heap[0].record = next
+      } else {
         heap.swapAt(0, heap.count - 1)
         heap.removeLast()
       }

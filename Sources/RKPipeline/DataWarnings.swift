@@ -260,7 +260,7 @@ struct CheckedRun: Sendable {
     endDate = run.endDate
     self.file = file
     number = CheckedRun.runNumber(source: run.source, file: file)
-    if var text = run.runUUID, let parsed = text.withUTF8({ UUIDBits.parse($0) }) {
+    if let parsed = runUUID.flatMap(UUIDBits.parse) {
       uuidBits = parsed.bits
       uuidIsCanonical = parsed.isCanonical
     }
@@ -313,10 +313,15 @@ struct UUIDBits: Hashable {
   }
 
   init?(_ text: String) {
+    guard let parsed = UUIDBits.parse(text) else { return nil }
+    self = parsed.bits
+  }
+
+  /// `parse(_:)` of the text's UTF-8.
+  static func parse(_ text: String) -> (bits: UUIDBits, isCanonical: Bool)? {
     var text = text
     // Over the contiguous UTF-8 bytes: iterating `text.utf8` costs ~40 instructions a byte.
-    guard let parsed = text.withUTF8({ UUIDBits.parse($0) }) else { return nil }
-    self = parsed.bits
+    return text.withUTF8 { UUIDBits.parse($0) }
   }
 
   /// The bits of 32 hex digits, hyphens anywhere skipped, and whether the text is canonical:
