@@ -20,6 +20,12 @@ public protocol RowBuilder: ~Copyable {
   /// nil is an empty field), as three `appendText` calls would append them. A builder may
   /// render them once per run: a run's rows all start with them.
   mutating func appendRunKey(participantID: String, taskIdentifier: String, runUUID: String?)
+  /// The run's `source` field, as `appendText` would append it. A builder may render it once
+  /// per run: every row of a run ends with it.
+  mutating func appendRunSource(_ source: String)
+  /// A text field known to be plain: ASCII letters, digits and `_` only (the names of answer
+  /// types and statuses), so that no writer needs to quote or guard it.
+  mutating func appendPlainText(_ text: StaticString)
 }
 
 extension RowBuilder where Self: ~Copyable {
@@ -54,6 +60,10 @@ extension RowBuilder where Self: ~Copyable {
     appendText(taskIdentifier)
     appendText(runUUID)
   }
+
+  public mutating func appendRunSource(_ source: String) { appendText(source) }
+
+  public mutating func appendPlainText(_ text: StaticString) { appendText(text.description) }
 }
 
 /// Collects rows as `[Cell]` arrays.

@@ -62,7 +62,7 @@ public struct Flattener: Sendable {
     appendInstant(run.endDate, to: &builder)
     appendSeconds(run.durationSeconds, to: &builder)
     builder.appendInteger(Int64(run.steps.count))
-    builder.appendText(run.source)
+    builder.appendRunSource(run.source)
     let device = run.device
     builder.appendText(device?.product)
     builder.appendText(device?.platform)
@@ -104,7 +104,7 @@ public struct Flattener: Sendable {
       appendInstant(run.steps[index].startDate, to: &builder)
       appendInstant(run.steps[index].endDate, to: &builder)
       appendSeconds(run.steps[index].durationSeconds, to: &builder)
-      builder.appendText(run.source)
+      builder.appendRunSource(run.source)
       builder.endRow()
     }
     return run.steps.count
@@ -144,8 +144,8 @@ public struct Flattener: Sendable {
       appendRunKey(run, to: &builder)
       builder.appendText(step)
       builder.appendText(record.pointee.identifier)
-      builder.appendText(record.pointee.answerType.rawValue)
-      builder.appendText(status.rawValue)
+      builder.appendPlainText(record.pointee.answerType.columnText)
+      builder.appendPlainText(status.columnText)
       builder.appendInteger(index)
       builder.append(value.value)
       builder.append(value.number)
@@ -154,7 +154,7 @@ public struct Flattener: Sendable {
       appendInstant(record.pointee.startDate, to: &builder)
       appendInstant(record.pointee.endDate, to: &builder)
       appendSeconds(record.pointee.durationSeconds, to: &builder)
-      builder.appendText(run.source)
+      builder.appendRunSource(run.source)
       builder.append(value.timeZone)
       builder.append(value.latitude)
       builder.append(value.longitude)
@@ -222,4 +222,36 @@ func instantCell(_ instant: Instant?) -> Cell {
 func secondsCell(_ seconds: Double?) -> Cell {
   guard let seconds, seconds.isFinite else { return .empty }
   return .seconds(seconds)
+}
+
+extension AnswerType {
+  /// `rawValue` as a static string, for `RowBuilder.appendPlainText` (tests keep the two equal).
+  var columnText: StaticString {
+    switch self {
+    case .boolean: "boolean"
+    case .choice: "choice"
+    case .scale: "scale"
+    case .numeric: "numeric"
+    case .text: "text"
+    case .date: "date"
+    case .timeOfDay: "time_of_day"
+    case .timeInterval: "time_interval"
+    case .location: "location"
+    case .multipleComponent: "multiple_component"
+    case .ses: "ses"
+    case .file: "file"
+    case .other: "other"
+    }
+  }
+}
+
+extension AnswerStatus {
+  /// `rawValue` as a static string, for `RowBuilder.appendPlainText` (tests keep the two equal).
+  var columnText: StaticString {
+    switch self {
+    case .answered: "answered"
+    case .skipped: "skipped"
+    case .dontKnow: "dont_know"
+    }
+  }
 }

@@ -136,4 +136,24 @@ final class FlattenerTests: XCTestCase {
       XCTAssertEqual(row.count, ExportSchemas.answers.columns.count)
     }
   }
+
+  func testColumnText_EveryAnswerTypeAndStatus_IsItsRawValueAndPlain() {
+    // The answers row writes these without quoting or a formula guard.
+    func isPlain(_ text: String) -> Bool {
+      text.first?.isLetter == true && text.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }
+    }
+    for type in AnswerType.allCases {
+      XCTAssertEqual("\(type.columnText)", type.rawValue)
+      XCTAssertTrue(isPlain(type.rawValue), type.rawValue)
+    }
+    for status in AnswerStatus.allCases {
+      XCTAssertEqual("\(status.columnText)", status.rawValue)
+      XCTAssertTrue(isPlain(status.rawValue), status.rawValue)
+    }
+    // The cell builder gets the same text cells as before.
+    var builder = CellRowBuilder()
+    builder.appendPlainText(AnswerType.timeOfDay.columnText)
+    builder.endRow()
+    XCTAssertEqual(builder.rows, [[.text("time_of_day")]])
+  }
 }

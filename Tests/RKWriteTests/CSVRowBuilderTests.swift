@@ -209,6 +209,44 @@ final class CSVRowBuilderTests: XCTestCase {
     XCTAssertEqual(String(decoding: builder.bytes, as: UTF8.self), "'=P2,\"a,b\",\n'=P2,\"a,b\",\n")
   }
 
+  func testBuilder_RunSourceRenderedOnce_SameBytesAsATextField() {
+    // Sources that need quotes or a formula guard, repeated, changed, first in a row and after
+    // another field, and again after a flush-free change back.
+    let sources = [
+      "P1/a.archive#1", "P1/a.archive#1", "-x,y.archive", "-x,y.archive", "P1/a.archive#1",
+      "P1/\"q\".archive", "P1/\"q\".archive", "",
+    ]
+    for excelSafe in [false, true] {
+      var viaSource = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
+      var viaText = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
+      for (number, source) in sources.enumerated() {
+        if number % 2 == 1 {
+          viaSource.appendInteger(Int64(number))
+          viaText.appendInteger(Int64(number))
+        }
+        viaSource.appendRunSource(source)
+        viaText.appendText(source)
+        viaSource.appendPlainText("dont_know")
+        viaText.appendText("dont_know")
+        viaSource.endRow()
+        viaText.endRow()
+      }
+      XCTAssertEqual(
+        String(decoding: viaSource.bytes, as: UTF8.self),
+        String(decoding: viaText.bytes, as: UTF8.self), "excelSafe \(excelSafe)")
+    }
+    // Checked by hand once: the guard, the quotes, and the copies.
+    var builder = CSVRowBuilder(excelSafe: true)
+    for _ in 0..<2 {
+      builder.appendPlainText("numeric")
+      builder.appendRunSource("-x,y.archive")
+      builder.endRow()
+    }
+    XCTAssertEqual(
+      String(decoding: builder.bytes, as: UTF8.self),
+      "numeric,\"'-x,y.archive\"\nnumeric,\"'-x,y.archive\"\n")
+  }
+
   func testBuilder_RunKeyAfterFlush_RenderedAgain() throws {
     let folder = try makeScratchFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

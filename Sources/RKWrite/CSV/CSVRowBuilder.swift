@@ -20,6 +20,9 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
   /// The last run key appended, and where its fields were rendered in `buffer`.
   private var runKey: (participantID: String, taskIdentifier: String, runUUID: String?)?
   private var runKeyRange = 0..<0
+  /// The last run source appended, and where it was rendered in `buffer`.
+  private var runSource: String?
+  private var runSourceRange = 0..<0
 
   public init(timeZone: TimeZoneRule = .utc, excelSafe: Bool = false, capacity: Int = 0) {
     self.timeZone = timeZone
@@ -39,6 +42,18 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
 
   public mutating func appendText(_ text: String) {
     separate()
+    appendTextField(text)
+  }
+
+  /// Plain text is its own CSV field: no quotes, and no formula guard (it starts with a
+  /// letter).
+  public mutating func appendPlainText(_ text: StaticString) {
+    separate()
+    text.withUTF8Buffer { buffer.append($0) }
+  }
+
+  /// A text field's bytes, after its separator.
+  private mutating func appendTextField(_ text: String) {
     if excelSafe && CSVWriter.needsFormulaGuard(text) {
       CSVFieldEncoder.appendText("'" + text, to: &buffer)
     } else {
@@ -93,6 +108,21 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
     runKeyRange = start..<buffer.count
   }
 
+  /// Renders the source once and copies those bytes into the run's later rows, as
+  /// `appendRunKey` does for the key.
+  public mutating func appendRunSource(_ source: String) {
+    if let runSource, runSource == source {
+      separate()
+      buffer.appendCopy(of: runSourceRange)
+      return
+    }
+    separate()
+    let start = buffer.count
+    appendTextField(source)
+    runSource = source
+    runSourceRange = start..<buffer.count
+  }
+
   public mutating func endRow() {
     buffer.append(0x0A)
     atRowStart = true
@@ -106,6 +136,7 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
     try buffer.withUnsafeBytes { try writer.writeRendered($0, rowCount: rows) }
     buffer.removeAll()
     runKey = nil
+    runSource = nil
     rowCount = 0
   }
 
