@@ -150,10 +150,10 @@ struct RunPreparer: Sendable {
 
   private func wideShare(_ run: TaskRun) -> WideShare {
     let wide = WideRunContribution(run, flattener: flattener)
-    var row = EncodedSpoolRow(cellCount: 1 + wide.runCells.count + 2 * wide.pairValues.count)
+    var row = EncodedSpoolRow(cellCount: 1 + wide.runCells.count + 2 * wide.pairCount)
     row.append(.text(wide.taskID))
     for cell in wide.runCells { row.append(cell) }
-    for value in wide.pairValues {
+    wide.forEachPairValue { value in
       row.appendPlaceholder()
       row.append(value)
     }

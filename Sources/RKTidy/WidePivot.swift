@@ -52,20 +52,23 @@ public final class WidePivot {
     let keys = register(contribution)
     var cells = contribution.runCells
     cells.reserveCapacity(cells.count + 2 * keys.count)
-    for (key, value) in zip(keys, contribution.pairValues) {
-      cells.append(.integer(key))
+    var pair = 0
+    contribution.forEachPairValue { value in
+      cells.append(.integer(keys[pair]))
       cells.append(value)
+      pair += 1
     }
     return WidePartialRow(taskID: contribution.taskID, cells: cells)
   }
 
   /// Registers a run's questions and options; returns the keys of its partial-row pairs, one
-  /// per `contribution.pairValues` entry (the row is `runCells`, then key, value, key, value…).
+  /// per pair of `contribution.forEachPairValue` (the row is `runCells`, then key, value, key,
+  /// value…).
   public func register(_ contribution: WideRunContribution) -> [Int64] {
     let task = self.task(contribution.taskID)
     task.countRun()
     var keys: [Int64] = []
-    keys.reserveCapacity(contribution.pairValues.count)
+    keys.reserveCapacity(contribution.pairCount)
     var previous: Int?
     let results = contribution.results
     // Fields are read in place: copying each result would retain all its strings.

@@ -11,9 +11,9 @@ public struct WideRunContribution: Sendable {
   public var taskID: String
   /// `participant_id, task_run_uuid, task_start, task_end, task_duration_s`.
   public var runCells: [Cell]
-  /// The values of the partial row's (key, value) pairs, in order: per answered question its
-  /// packed value, then `.integer(1)` per chosen option. `register` returns the keys.
-  public var pairValues: [Cell]
+  /// How many (key, value) pairs the partial row has: per answered question one, plus one per
+  /// chosen option. `register` returns their keys; `forEachPairValue` gives their values.
+  public private(set) var pairCount: Int
   var results: [WideResult]
 
   /// The run's contribution, values encoded as the flattener encodes answers.csv values.
@@ -30,8 +30,7 @@ public struct WideRunContribution: Sendable {
     let resultCount = run.steps.reduce(0) { $0 + $1.results.count }
     results = []
     results.reserveCapacity(resultCount)
-    pairValues = []
-    pairValues.reserveCapacity(2 * resultCount)
+    pairCount = 0
     for stepIndex in run.steps.indices {
       // Records read in place through a pointer: the array's subscript copied each one
       // (retaining every field) and destroyed the copy, per result.
@@ -39,12 +38,21 @@ public struct WideRunContribution: Sendable {
         for index in records.indices {
           let result = WideResult(
             records.baseAddress! + index, step: run.steps[stepIndex].identifier, encoder: encoder)
-          if result.isAnswered {
-            pairValues.append(result.packed)
-            for _ in result.options { pairValues.append(.integer(1)) }
-          }
+          if result.isAnswered { pairCount += 1 + result.options.count }
           results.append(result)
         }
+      }
+    }
+  }
+
+  /// The values of the partial row's pairs, in order: per answered question its packed value,
+  /// then `.integer(1)` per chosen option. (Read from the results: an array of them was one
+  /// more allocation and a copy of every value, per run.)
+  public func forEachPairValue(_ body: (Cell) -> Void) {
+    results.withUnsafeBufferPointer { results in
+      for index in results.indices where results[index].isAnswered {
+        body(results[index].packed)
+        for _ in results[index].options { body(.integer(1)) }
       }
     }
   }
