@@ -35,7 +35,7 @@ struct AnswerEncoder: Sendable {
 
   /// Calls `body` with each entry `values(of:className:)` returns, in order, without an array.
   func forEachValue(
-    of answer: Answer, className: String? = nil, _ body: (AnswerValue) -> Void
+    of answer: borrowing Answer, className: String? = nil, _ body: (AnswerValue) -> Void
   ) {
     switch answer {
     case .skipped, .dontKnow:

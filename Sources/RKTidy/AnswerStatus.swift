@@ -9,7 +9,7 @@ public enum AnswerStatus: String, Sendable, CaseIterable {
   case skipped
   case dontKnow = "dont_know"
 
-  public init(_ answer: Answer) {
+  public init(_ answer: borrowing Answer) {
     switch answer {
     case .skipped: self = .skipped
     case .dontKnow: self = .dontKnow

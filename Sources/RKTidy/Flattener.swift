@@ -202,7 +202,7 @@ public struct Flattener: Sendable {
     }
   }
 
-  static func valueCount(_ answer: Answer) -> Int {
+  static func valueCount(_ answer: borrowing Answer) -> Int {
     switch answer {
     case .choices(let values), .components(let values, _): return max(values.count, 1)
     default: return 1

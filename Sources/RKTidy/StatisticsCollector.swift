@@ -151,7 +151,7 @@ public struct StatisticsCollector: Sendable {
 
   /// The value summarised for numeric answer kinds (see `NumericSummary` for units); nil for
   /// other kinds and for non-finite numbers.
-  static func numericValue(_ answer: Answer) -> Double? {
+  static func numericValue(_ answer: borrowing Answer) -> Double? {
     let value: Double
     switch answer {
     case .scale(let number), .sesRung(let number), .numeric(let number, _, _):
@@ -166,7 +166,7 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds the options `answer` chose, as answers.csv writes them (`nil` for a null choice
   /// value), to `options`.
-  static func addChosenOptions(_ answer: Answer, to options: inout [String?]) {
+  static func addChosenOptions(_ answer: borrowing Answer, to options: inout [String?]) {
     func add(_ option: String?) {
       if !options.contains(option) { options.append(option) }
     }

@@ -36,32 +36,35 @@ public struct StatisticsContribution: Sendable {
     // Repeats are rare and runs short: a linear search, or a table for long runs.
     var indexByKey: [StatisticsKey: Int]? = resultCount > 32 ? [:] : nil
     var position = 0
-    for step in run.steps {
-      if let duration = step.durationSeconds, duration.isFinite {
-        stepDurations.append(StepDuration(step: step.identifier, seconds: duration))
+    // By index and through a pointer: `for step in run.steps` or `let answer = …` would copy
+    // each record (retaining all its fields).
+    for stepIndex in run.steps.indices {
+      let step = run.steps[stepIndex].identifier
+      if let duration = run.steps[stepIndex].durationSeconds, duration.isFinite {
+        stepDurations.append(StepDuration(step: step, seconds: duration))
       }
-      // By index: a `for result in` loop would copy each record (retaining all its fields).
-      for resultIndex in step.results.indices {
-        let key = StatisticsKey(
-          task: run.taskIdentifier, step: step.identifier,
-          item: step.results[resultIndex].identifier,
-          answerType: step.results[resultIndex].answerType)
-        let known = indexByKey.map { $0[key] } ?? questions.firstIndex { $0.key == key }
-        let index = known ?? questions.count
-        if known == nil {
-          questions.append(RunQuestionEntry(key: key, seen: RunQuestion(position: position)))
-          indexByKey?[key] = index
-        }
-        position += 1
-        let answer = step.results[resultIndex].answer
-        questions[index].seen.note(AnswerStatus(answer))
-        StatisticsCollector.addChosenOptions(answer, to: &questions[index].seen.options)
-        let value = StatisticsCollector.numericValue(answer)
-        let duration = step.results[resultIndex].durationSeconds.flatMap {
-          $0.isFinite ? $0 : nil
-        }
-        if value != nil || duration != nil {
-          occurrences.append(QuestionOccurrence(question: index, value: value, duration: duration))
+      run.steps[stepIndex].results.withUnsafeBufferPointer { records in
+        for resultIndex in records.indices {
+          let record = records.baseAddress! + resultIndex
+          let key = StatisticsKey(
+            task: run.taskIdentifier, step: step, item: record.pointee.identifier,
+            answerType: record.pointee.answerType)
+          let known = indexByKey.map { $0[key] } ?? questions.firstIndex { $0.key == key }
+          let index = known ?? questions.count
+          if known == nil {
+            questions.append(RunQuestionEntry(key: key, seen: RunQuestion(position: position)))
+            indexByKey?[key] = index
+          }
+          position += 1
+          questions[index].seen.note(AnswerStatus(record.pointee.answer))
+          StatisticsCollector.addChosenOptions(
+            record.pointee.answer, to: &questions[index].seen.options)
+          let value = StatisticsCollector.numericValue(record.pointee.answer)
+          let duration = record.pointee.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
+          if value != nil || duration != nil {
+            occurrences.append(
+              QuestionOccurrence(question: index, value: value, duration: duration))
+          }
         }
       }
     }

@@ -95,7 +95,7 @@ struct WideResult: Sendable {
 
   /// The question's single cell: the answers.csv value when there is one value, else the
   /// values' texts joined with `;` (null choices left out).
-  static func packedValue(_ answer: Answer, encoder: AnswerEncoder) -> Cell {
+  static func packedValue(_ answer: borrowing Answer, encoder: AnswerEncoder) -> Cell {
     var first = Cell.empty
     var count = 0
     encoder.forEachValue(of: answer) { value in
