@@ -2,46 +2,57 @@
 // for the warnings that name where a run UUID was first seen.
 import Foundation
 
-/// Display paths by number, kept in an unlinked scratch file (memory: 8 bytes a path), made
-/// when the first one comes: most runs find no zip at import. Used by the consuming thread
-/// only. Paths still in the write buffer are read from it; when the file cannot be made or
-/// written, all stay in memory.
+/// Display paths by number, kept in two unlinked scratch files (the paths' bytes, and where
+/// each path ends), made when the first ones are written: most runs find no zip at import.
+/// Memory holds the last 64 KiB of bytes and 8,192 ends not written yet, however many items the
+/// zips hold. Used by the consuming thread only. When a file cannot be made or written, what
+/// has not been written stays in memory.
 final class ZipItemPaths {
   /// The number of the first path added.
   let firstNumber: Int
   private let directory: String
+  private let flushSize: Int
+  private let endsPerFlush: Int
   private var descriptor: Int32 = -1
+  private var endsDescriptor: Int32 = -1
   private var failed = false
-  /// Where each path ends, counting from the first path's first byte.
-  private var ends: [Int64] = []
   /// Bytes not written yet; they start at `bufferStart`.
   private var buffer: [UInt8] = []
   private var bufferStart: Int64 = 0
-  private static let flushSize = 1 << 16
+  /// Where each path not written to the ends file yet ends (counting from the first path's
+  /// first byte); the paths before them, `endsWritten`, have their ends in the file.
+  private var ends: [Int64] = []
+  private var endsWritten = 0
 
-  init(directory: String, firstNumber: Int) {
+  /// `flushSize` bytes and `endsPerFlush` ends are written at a time (smaller in tests).
+  init(directory: String, firstNumber: Int, flushSize: Int = 1 << 16, endsPerFlush: Int = 8_192) {
     self.directory = directory
     self.firstNumber = firstNumber
+    self.flushSize = max(1, flushSize)
+    self.endsPerFlush = max(1, endsPerFlush)
   }
 
   deinit {
     if descriptor >= 0 { close(descriptor) }
+    if endsDescriptor >= 0 { close(endsDescriptor) }
   }
 
   /// Adds a path; its number.
   func add(_ path: String) -> Int {
     buffer.append(contentsOf: path.utf8)
     ends.append(bufferStart + Int64(buffer.count))
-    if buffer.count >= Self.flushSize { flush() }
-    return firstNumber + ends.count - 1
+    let number = firstNumber + endsWritten + ends.count - 1
+    if buffer.count >= flushSize { flushBytes() }
+    if ends.count >= endsPerFlush { flushEnds() }
+    return number
   }
 
   /// The path numbered `number`; "" for a number never given.
   func path(_ number: Int) -> String {
     let index = number - firstNumber
-    guard ends.indices.contains(index) else { return "" }
-    let start = index == 0 ? 0 : ends[index - 1]
-    let end = ends[index]
+    guard index >= 0, index < endsWritten + ends.count,
+      let end = self.end(index), let start = index == 0 ? 0 : self.end(index - 1)
+    else { return "" }
     if start >= bufferStart {
       let from = Int(start - bufferStart)
       return String(decoding: buffer[from..<(from + Int(end - start))], as: UTF8.self)
@@ -53,17 +64,20 @@ final class ZipItemPaths {
     return read == bytes.count ? String(decoding: bytes, as: UTF8.self) : ""
   }
 
-  /// Writes the buffer to the scratch file (made now if need be); keeps it in memory when the
-  /// file cannot be made or written.
-  private func flush() {
-    guard !failed else { return }
-    if descriptor < 0 {
-      descriptor = openUnlinkedFile(in: directory, prefix: ".zip-items-")
-      guard descriptor >= 0 else {
-        failed = true
-        return
-      }
+  /// Where path `index` ends, from memory or the ends file; nil when it cannot be read.
+  private func end(_ index: Int) -> Int64? {
+    if index >= endsWritten { return ends[index - endsWritten] }
+    var value: Int64 = 0
+    let size = MemoryLayout<Int64>.size
+    let read = withUnsafeMutableBytes(of: &value) { target in
+      pread(endsDescriptor, target.baseAddress, size, off_t(index * size))
     }
+    return read == size ? value : nil
+  }
+
+  /// Writes the bytes to their scratch file (made now if need be).
+  private func flushBytes() {
+    guard !failed, open(&descriptor, prefix: ".zip-items-") else { return }
     let written = buffer.withUnsafeBytes { bytes in
       pwrite(descriptor, bytes.baseAddress, bytes.count, off_t(bufferStart))
     }
@@ -73,5 +87,29 @@ final class ZipItemPaths {
     }
     bufferStart += Int64(buffer.count)
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes the ends to their scratch file (made now if need be).
+  private func flushEnds() {
+    guard !failed, open(&endsDescriptor, prefix: ".zip-item-ends-") else { return }
+    let size = MemoryLayout<Int64>.size
+    let written = ends.withUnsafeBytes { bytes in
+      pwrite(endsDescriptor, bytes.baseAddress, bytes.count, off_t(endsWritten * size))
+    }
+    guard written == ends.count * size else {
+      failed = true
+      return
+    }
+    endsWritten += ends.count
+    ends.removeAll(keepingCapacity: true)
+  }
+
+  /// Opens an unlinked scratch file into `file` unless it is open; false (and everything stays
+  /// in memory from now on) when it cannot be made.
+  private func open(_ file: inout Int32, prefix: String) -> Bool {
+    if file >= 0 { return true }
+    file = openUnlinkedFile(in: directory, prefix: prefix)
+    if file < 0 { failed = true }
+    return file >= 0
   }
 }
