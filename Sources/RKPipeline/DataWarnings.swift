@@ -359,20 +359,15 @@ struct UUIDBits: Hashable {
     return (UUIDBits(high: high, low: low), isCanonical)
   }
 
-  /// The UUID as Foundation writes it: upper-case hex digits, hyphenated 8-4-4-4-12.
+  /// The UUID as Foundation writes it (`UUID.uuidString`): upper-case hex digits, hyphenated
+  /// 8-4-4-4-12. Its 16 bytes are the two words, most significant byte first.
   var canonicalText: String {
-    let digits = Array("0123456789ABCDEF".utf8)
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(36)
-    for (half, word) in [high, low].enumerated() {
-      for nibble in 0..<16 {
-        let position = half * 16 + nibble
-        if position == 8 || position == 12 || position == 16 || position == 20 {
-          bytes.append(UInt8(ascii: "-"))
-        }
-        bytes.append(digits[Int(word >> UInt64(60 - 4 * nibble) & 0xF)])
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes in
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }.uuidString
   }
 }
