@@ -77,39 +77,30 @@ final class ZipItemPaths {
 
   /// Writes the bytes to their scratch file (made now if need be).
   private func flushBytes() {
-    guard !failed, open(&descriptor, prefix: ".zip-items-") else { return }
-    let written = buffer.withUnsafeBytes { bytes in
-      pwrite(descriptor, bytes.baseAddress, bytes.count, off_t(bufferStart))
-    }
-    guard written == buffer.count else {
-      failed = true
-      return
-    }
+    guard write(buffer, to: &descriptor, prefix: ".zip-items-", at: bufferStart) else { return }
     bufferStart += Int64(buffer.count)
     buffer.removeAll(keepingCapacity: true)
   }
 
   /// Writes the ends to their scratch file (made now if need be).
   private func flushEnds() {
-    guard !failed, open(&endsDescriptor, prefix: ".zip-item-ends-") else { return }
-    let size = MemoryLayout<Int64>.size
-    let written = ends.withUnsafeBytes { bytes in
-      pwrite(endsDescriptor, bytes.baseAddress, bytes.count, off_t(endsWritten * size))
-    }
-    guard written == ends.count * size else {
-      failed = true
-      return
-    }
+    let offset = Int64(endsWritten * MemoryLayout<Int64>.size)
+    guard write(ends, to: &endsDescriptor, prefix: ".zip-item-ends-", at: offset) else { return }
     endsWritten += ends.count
     ends.removeAll(keepingCapacity: true)
   }
 
-  /// Opens an unlinked scratch file into `file` unless it is open; false (and everything stays
-  /// in memory from now on) when it cannot be made.
-  private func open(_ file: inout Int32, prefix: String) -> Bool {
-    if file >= 0 { return true }
-    file = openUnlinkedFile(in: directory, prefix: prefix)
-    if file < 0 { failed = true }
-    return file >= 0
+  /// Writes `values` at `offset` of the scratch file `file`, made now if it is not open; false,
+  /// and everything stays in memory from now on, when it cannot be made or written.
+  private func write<Value>(
+    _ values: [Value], to file: inout Int32, prefix: String, at offset: Int64
+  ) -> Bool {
+    guard !failed else { return false }
+    if file < 0 { file = openUnlinkedFile(in: directory, prefix: prefix) }
+    let written =
+      file < 0
+      ? -1 : values.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, off_t(offset)) }
+    failed = written != values.count * MemoryLayout<Value>.stride
+    return !failed
   }
 }
