@@ -170,6 +170,34 @@ final class CSVRowBuilderTests: XCTestCase {
       try String(contentsOfFile: folder.path + "/second.csv", encoding: .utf8), "a\n2\n3\n")
   }
 
+  /// Builds `count` rows twice, with and without excelSafe: each row's fields by `fields` in
+  /// one builder and by `asText` in another, odd rows after a leading number (so the fields
+  /// come first in a row and after another field); asserts that both give the same bytes.
+  private func assertSameRows(
+    count: Int, file: StaticString = #filePath, line: UInt = #line,
+    _ fields: (inout CSVRowBuilder, Int) -> Void,
+    asText: (inout CSVRowBuilder, Int) -> Void
+  ) {
+    for excelSafe in [false, true] {
+      var viaFields = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
+      var viaText = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
+      for number in 0..<count {
+        if number % 2 == 1 {
+          viaFields.appendInteger(Int64(number))
+          viaText.appendInteger(Int64(number))
+        }
+        fields(&viaFields, number)
+        asText(&viaText, number)
+        viaFields.endRow()
+        viaText.endRow()
+      }
+      XCTAssertEqual(
+        String(decoding: viaFields.bytes, as: UTF8.self),
+        String(decoding: viaText.bytes, as: UTF8.self), "excelSafe \(excelSafe)", file: file,
+        line: line)
+    }
+  }
+
   func testBuilder_RunKeyRenderedOnce_SameBytesAsThreeTextFields() {
     // Keys that need quotes, a formula guard, a missing run UUID; rendered and repeated at a
     // row's start and after another field (odd rows start with a number), changed, repeated.
@@ -178,27 +206,16 @@ final class CSVRowBuilderTests: XCTestCase {
       ("P1", "survey", "A-1"), ("P1", "survey", "A-2"), ("P1", "survey", "A-2"),
       ("P1", "survey", "A-2"), ("P1", "survey \"q\"", "A-2"),
     ]
-    for excelSafe in [false, true] {
-      var viaKey = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
-      var viaText = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
-      for (number, key) in keys.enumerated() {
-        let leading = number % 2 == 1
-        if leading {
-          viaKey.appendInteger(Int64(number))
-          viaText.appendInteger(Int64(number))
-        }
-        viaKey.appendRunKey(participantID: key.0, taskIdentifier: key.1, runUUID: key.2)
-        viaText.appendText(key.0)
-        viaText.appendText(key.1)
-        viaText.appendText(key.2)
-        viaKey.appendText("tail")
-        viaText.appendText("tail")
-        viaKey.endRow()
-        viaText.endRow()
-      }
-      XCTAssertEqual(
-        String(decoding: viaKey.bytes, as: UTF8.self),
-        String(decoding: viaText.bytes, as: UTF8.self), "excelSafe \(excelSafe)")
+    assertSameRows(count: keys.count) { builder, number in
+      let key = keys[number]
+      builder.appendRunKey(participantID: key.0, taskIdentifier: key.1, runUUID: key.2)
+      builder.appendText("tail")
+    } asText: { builder, number in
+      let key = keys[number]
+      builder.appendText(key.0)
+      builder.appendText(key.1)
+      builder.appendText(key.2)
+      builder.appendText("tail")
     }
     // Checked by hand once: quoting, guard and the empty UUID field.
     var builder = CSVRowBuilder(excelSafe: true)
@@ -216,24 +233,12 @@ final class CSVRowBuilderTests: XCTestCase {
       "P1/a.archive#1", "P1/a.archive#1", "-x,y.archive", "-x,y.archive", "P1/a.archive#1",
       "P1/\"q\".archive", "P1/\"q\".archive", "",
     ]
-    for excelSafe in [false, true] {
-      var viaSource = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
-      var viaText = CSVRowBuilder(excelSafe: excelSafe, capacity: 0)
-      for (number, source) in sources.enumerated() {
-        if number % 2 == 1 {
-          viaSource.appendInteger(Int64(number))
-          viaText.appendInteger(Int64(number))
-        }
-        viaSource.appendRunSource(source)
-        viaText.appendText(source)
-        viaSource.appendPlainText("dont_know")
-        viaText.appendText("dont_know")
-        viaSource.endRow()
-        viaText.endRow()
-      }
-      XCTAssertEqual(
-        String(decoding: viaSource.bytes, as: UTF8.self),
-        String(decoding: viaText.bytes, as: UTF8.self), "excelSafe \(excelSafe)")
+    assertSameRows(count: sources.count) { builder, number in
+      builder.appendRunSource(sources[number])
+      builder.appendPlainText("dont_know")
+    } asText: { builder, number in
+      builder.appendText(sources[number])
+      builder.appendText("dont_know")
     }
     // Checked by hand once: the guard, the quotes, and the copies.
     var builder = CSVRowBuilder(excelSafe: true)
