@@ -77,7 +77,7 @@ struct DataWarnings {
 
   /// `knownUUIDs` gives run UUIDs exported earlier (from the state file) with their source
   /// file, one pair at a time (a state of 100,000 inputs holds 450,000: they go straight to the
-  /// index, not through a dictionary); `fileName` gives the display path of the input numbered
+  /// spool, not through a dictionary); `fileName` gives the display path of the input numbered
   /// as in `check`. With `spoolDirectory` (the staging folder) the UUIDs seen wait in an
   /// unlinked file there.
   init<Known: Sequence<(String, KnownFile)>>(
