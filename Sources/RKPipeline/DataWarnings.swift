@@ -65,7 +65,9 @@ struct DataWarnings {
   /// are no UUIDs) or by `duplicates()`.
   private struct Repeat {
     var order: Int64
-    var uuid: String
+    /// The UUID as text, or its bits (written out only when the warning is shown).
+    var uuid: String?
+    var bits: UUIDBits?
     var source: String
     var firstSource: String
   }
@@ -165,25 +167,28 @@ struct DataWarnings {
     for found in otherRepeats { note(found) }
     otherRepeats = []
     let knownArrivals = knownArrivals
+    // The first source of the UUID being merged, looked up once for all its repeats.
+    var firstSource = (order: Int64(-1), path: "")
     seenUUIDs.forEachRepeat { first, later in
       // Runs exported earlier are only ever first; the state's own repeats are no news.
       guard later.order >= knownArrivals else { return }
       // The same input and run number is the same source; anything else compares paths (two
       // inputs can show the same path, from two roots).
       if first.file == later.file && first.number == later.number { return }
-      let firstSource = source(first.seen)
+      if firstSource.order != first.order { firstSource = (first.order, source(first.seen)) }
       let laterSource = source(later.seen)
-      guard firstSource != laterSource else { return }
-      let uuid =
-        uncanonicalTexts[later.order]
-        ?? UUIDBits(high: later.high, low: later.low).canonicalText
-      note(Repeat(order: later.order, uuid: uuid, source: laterSource, firstSource: firstSource))
+      guard firstSource.path != laterSource else { return }
+      note(
+        Repeat(
+          order: later.order, bits: UUIDBits(high: later.high, low: later.low),
+          source: laterSource, firstSource: firstSource.path))
     }
     counts[DataWarnings.duplicateKind, default: 0] += total
     return shown.map { found in
-      LogEvent(
+      let uuid = found.uuid ?? uncanonicalTexts[found.order] ?? found.bits?.canonicalText ?? ""
+      return LogEvent(
         "warning", level: .warning,
-        message: "\(found.source): task run \(found.uuid) was already exported from "
+        message: "\(found.source): task run \(uuid) was already exported from "
           + "\(found.firstSource); both are kept",
         fields: [("kind", .text(DataWarnings.duplicateKind)), ("path", .text(found.source))])
     }
