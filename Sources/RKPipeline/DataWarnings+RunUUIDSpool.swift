@@ -21,10 +21,22 @@ final class RunUUIDSpool {
   struct Record: Equatable {
     var high: UInt64
     var low: UInt64
-    var order: Int64
+    /// The order of arrival times 8, plus how the UUID was written (`UUIDTextForm`): a
+    /// warning names a UUID as its input wrote it without keeping the text of every run.
+    var arrival: Int64
     var file: Int32
     var number: Int32
 
+    init(high: UInt64, low: UInt64, order: Int64, form: UUIDTextForm, file: Int32, number: Int32) {
+      self.high = high
+      self.low = low
+      arrival = order << 3 | Int64(form.rawValue)
+      self.file = file
+      self.number = number
+    }
+
+    var order: Int64 { arrival >> 3 }
+    var form: UUIDTextForm { UUIDTextForm(rawValue: UInt8(arrival & 7)) ?? .other }
     var seen: DataWarnings.FirstSeen { DataWarnings.FirstSeen(file: file, number: number) }
 
     /// By UUID, then by arrival.
@@ -32,7 +44,7 @@ final class RunUUIDSpool {
     static func precedes(_ left: Record, _ right: Record) -> Bool {
       if left.high != right.high { return left.high < right.high }
       if left.low != right.low { return left.low < right.low }
-      return left.order < right.order
+      return left.arrival < right.arrival
     }
   }
 
@@ -69,10 +81,14 @@ final class RunUUIDSpool {
     if descriptor >= 0 { close(descriptor) }
   }
 
-  /// Adds one UUID; `order` must grow from call to call.
-  func append(_ key: UUIDBits, order: Int64, _ seen: DataWarnings.FirstSeen) {
+  /// Adds one UUID, written in `form`; `order` must grow from call to call.
+  func append(
+    _ key: UUIDBits, order: Int64, form: UUIDTextForm = .canonical, _ seen: DataWarnings.FirstSeen
+  ) {
     buffer.append(
-      Record(high: key.high, low: key.low, order: order, file: seen.file, number: seen.number))
+      Record(
+        high: key.high, low: key.low, order: order, form: form, file: seen.file,
+        number: seen.number))
     if buffer.count >= bufferLimit && canSpill && descriptor >= 0 { spillBuffer() }
   }
 
@@ -257,7 +273,8 @@ private struct SegmentCursor {
     }
     if records.count != count {
       records = [RunUUIDSpool.Record](
-        repeating: RunUUIDSpool.Record(high: 0, low: 0, order: 0, file: 0, number: 0),
+        repeating: RunUUIDSpool.Record(
+          high: 0, low: 0, order: 0, form: .canonical, file: 0, number: 0),
         count: count)
     }
     let length = count * RunUUIDSpool.recordSize

@@ -29,9 +29,9 @@ struct DataWarnings {
   private var arrivals: Int64 = 0
   /// How many of the arrivals are the state's (runs exported earlier, never reported).
   private var knownArrivals: Int64 = 0
-  /// UUIDs whose text is not upper-case and hyphenated (rare), by arrival: a warning names a
-  /// UUID as its input wrote it.
-  private var uncanonicalTexts: [Int64: String] = [:]
+  /// UUIDs written in no form `UUIDTextForm` can restore (mixed case, hyphens elsewhere: rare),
+  /// by arrival: a warning names a UUID as its input wrote it.
+  private(set) var otherFormTexts: [Int64: String] = [:]
   /// UUID texts that are not RFC 4122 UUIDs (rare), by their text, and their repeats found.
   private var seenOtherIDs: [String: FirstSeen] = [:]
   private var otherRepeats: [Repeat] = []
@@ -68,11 +68,13 @@ struct DataWarnings {
     /// The UUID as text, or its bits (written out only when the warning is shown).
     var uuid: String?
     var bits: UUIDBits?
+    var form = UUIDTextForm.canonical
     var source: String
     var firstSource: String
   }
 
   static let duplicateKind = "duplicate_task_run"
+  static let incompleteKind = "duplicate_check_incomplete"
 
   /// Every warning found so far, shown or not.
   var found: Int { counts.values.reduce(0, +) }
@@ -122,8 +124,9 @@ struct DataWarnings {
     let order = arrivals
     arrivals += 1
     if let bits = run.uuidBits {
-      seenUUIDs.append(bits, order: order, entry(for: run, inputNumber: inputNumber))
-      if !run.uuidIsCanonical { uncanonicalTexts[order] = uuid }
+      seenUUIDs.append(
+        bits, order: order, form: run.uuidForm, entry(for: run, inputNumber: inputNumber))
+      if run.uuidForm == .other { otherFormTexts[order] = uuid }
     } else if let first = seenOtherIDs[uuid] {
       let firstSource = source(first)
       if firstSource != file {
@@ -169,7 +172,7 @@ struct DataWarnings {
     let knownArrivals = knownArrivals
     // The first source of the UUID being merged, looked up once for all its repeats.
     var firstSource = (order: Int64(-1), path: "")
-    seenUUIDs.forEachRepeat { first, later in
+    let complete = seenUUIDs.forEachRepeat { first, later in
       // Runs exported earlier are only ever first; the state's own repeats are no news.
       guard later.order >= knownArrivals else { return }
       // The same input and run number is the same source; anything else compares paths (two
@@ -181,17 +184,32 @@ struct DataWarnings {
       note(
         Repeat(
           order: later.order, bits: UUIDBits(high: later.high, low: later.low),
-          source: laterSource, firstSource: firstSource.path))
+          form: later.form, source: laterSource, firstSource: firstSource.path))
     }
     counts[DataWarnings.duplicateKind, default: 0] += total
-    return shown.map { found in
-      let uuid = found.uuid ?? uncanonicalTexts[found.order] ?? found.bits?.canonicalText ?? ""
+    var events = shown.map { found in
+      let uuid =
+        found.uuid ?? found.bits.flatMap { $0.text(in: found.form) }
+        ?? otherFormTexts[found.order] ?? ""
       return LogEvent(
         "warning", level: .warning,
         message: "\(found.source): task run \(uuid) was already exported from "
           + "\(found.firstSource); both are kept",
         fields: [("kind", .text(DataWarnings.duplicateKind)), ("path", .text(found.source))])
     }
+    if !complete {
+      // The exported data is whole; only this check's answer is not. Said, and counted, so a
+      // night without duplicate warnings is not taken for a night without duplicates.
+      counts[DataWarnings.incompleteKind, default: 0] += 1
+      events.append(
+        LogEvent(
+          "warning", level: .warning,
+          message: "the duplicate task run check could not read back the run UUIDs it kept in "
+            + "its scratch file; duplicates may be missing from the warnings (the exported "
+            + "data is complete)",
+          fields: [("kind", .text(DataWarnings.incompleteKind))]))
+    }
+    return events
   }
 
   /// The source (`file` or `file#N`) of a run seen before.
@@ -255,8 +273,8 @@ struct CheckedRun: Sendable {
   var number: Int32
   /// The run UUID's bits when it is an RFC 4122 UUID.
   var uuidBits: UUIDBits?
-  /// Whether the UUID is written as `UUIDBits.canonicalText` writes its bits.
-  var uuidIsCanonical = false
+  /// How the UUID is written.
+  var uuidForm = UUIDTextForm.canonical
 
   init(_ run: borrowing TaskRun, file: String) {
     source = run.source
@@ -267,7 +285,7 @@ struct CheckedRun: Sendable {
     number = CheckedRun.runNumber(source: run.source, file: file)
     if let parsed = runUUID.flatMap(UUIDBits.parse) {
       uuidBits = parsed.bits
-      uuidIsCanonical = parsed.isCanonical
+      uuidForm = parsed.form
     }
   }
 
@@ -323,31 +341,37 @@ struct UUIDBits: Hashable {
   }
 
   /// `parse(_:)` of the text's UTF-8.
-  static func parse(_ text: String) -> (bits: UUIDBits, isCanonical: Bool)? {
+  static func parse(_ text: String) -> (bits: UUIDBits, form: UUIDTextForm)? {
     var text = text
     // Over the contiguous UTF-8 bytes: iterating `text.utf8` costs ~40 instructions a byte.
     return text.withUTF8 { UUIDBits.parse($0) }
   }
 
-  /// The bits of 32 hex digits, hyphens anywhere skipped, and whether the text is canonical:
-  /// upper case, hyphenated 8-4-4-4-12.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (bits: UUIDBits, isCanonical: Bool)? {
+  /// The bits of 32 hex digits, hyphens anywhere skipped, and how the text is written.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (bits: UUIDBits, form: UUIDTextForm)? {
     var high: UInt64 = 0
     var low: UInt64 = 0
     var digits = 0
-    var isCanonical = bytes.count == 36
+    // 36 bytes with hyphens only at 8, 13, 18 and 23 (so at all four), or 32 without any.
+    var hyphensInPlace = bytes.count == 36 || bytes.count == 32
+    var upper = false
+    var lower = false
     for (index, byte) in bytes.enumerated() {
       if byte == UInt8(ascii: "-") {
-        if index != 8 && index != 13 && index != 18 && index != 23 { isCanonical = false }
+        if bytes.count == 32 || (index != 8 && index != 13 && index != 18 && index != 23) {
+          hyphensInPlace = false
+        }
         continue
       }
       let value: UInt8
       switch byte {
       case 48...57: value = byte - 48
-      case 65...70: value = byte - 55
+      case 65...70:
+        value = byte - 55
+        upper = true
       case 97...102:
         value = byte - 87
-        isCanonical = false
+        lower = true
       default: return nil
       }
       if digits < 16 {
@@ -360,8 +384,27 @@ struct UUIDBits: Hashable {
       digits += 1
     }
     guard digits == 32 else { return nil }
-    // 36 bytes holding 32 digits and hyphens only at 8, 13, 18 and 23: hyphens at all four.
-    return (UUIDBits(high: high, low: low), isCanonical)
+    let form: UUIDTextForm
+    switch (hyphensInPlace, bytes.count == 36, lower) {
+    case (false, _, _): form = .other
+    case _ where upper && lower: form = .other
+    case (true, true, false): form = .canonical
+    case (true, true, true): form = .lowerHyphenated
+    case (true, false, false): form = .upperPlain
+    case (true, false, true): form = .lowerPlain
+    }
+    return (UUIDBits(high: high, low: low), form)
+  }
+
+  /// The UUID written in `form`, or nil for `.other` (whose text only the input has).
+  func text(in form: UUIDTextForm) -> String? {
+    switch form {
+    case .canonical: canonicalText
+    case .lowerHyphenated: canonicalText.lowercased()
+    case .upperPlain: canonicalText.filter { $0 != "-" }
+    case .lowerPlain: canonicalText.lowercased().filter { $0 != "-" }
+    case .other: nil
+    }
   }
 
   /// The UUID as Foundation writes it (`UUID.uuidString`): upper-case hex digits, hyphenated
@@ -375,4 +418,18 @@ struct UUIDBits: Hashable {
         ))
     }.uuidString
   }
+}
+
+/// How a UUID's 32 hex digits are written: the forms a warning can write back from the bits
+/// alone (so no text is kept per run), and `.other`.
+enum UUIDTextForm: UInt8 {
+  /// Upper case, hyphenated 8-4-4-4-12, as Foundation's `UUID.uuidString` (digits alone count
+  /// as upper case).
+  case canonical = 0
+  case lowerHyphenated = 1
+  /// 32 digits without hyphens.
+  case upperPlain = 2
+  case lowerPlain = 3
+  /// Mixed case, or hyphens elsewhere.
+  case other = 4
 }

@@ -39,22 +39,52 @@ final class RunUUIDSpoolTests: XCTestCase {
     XCTAssertEqual(UUIDBits(sliced), expected)
   }
 
-  func testUUIDBits_CanonicalOnlyUpperCaseHyphenated8_4_4_4_12() {
-    func parsed(_ text: String) -> (UUIDBits, Bool)? {
+  func testUUIDBits_Form_FourWrittenBackFromTheBitsTheRestOther() {
+    func form(_ text: String) -> UUIDTextForm? {
       var text = text
-      return text.withUTF8 { UUIDBits.parse($0) }.map { ($0.bits, $0.isCanonical) }
+      return text.withUTF8 { UUIDBits.parse($0) }?.form
     }
-    XCTAssertEqual(parsed("01234567-89AB-CDEF-FEDC-BA9876543210")?.1, true)
-    XCTAssertEqual(parsed("01234567-89ab-CDEF-FEDC-BA9876543210")?.1, false)
-    XCTAssertEqual(parsed("0123456789ABCDEFFEDCBA9876543210")?.1, false)
-    XCTAssertEqual(parsed("0123456-789AB-CDEF-FEDC-BA9876543210")?.1, false)
-    XCTAssertEqual(parsed("-0123456789ABCDEF--FEDCBA9876543210-")?.1, false)
+    let forms: [(String, UUIDTextForm)] = [
+      ("01234567-89AB-CDEF-FEDC-BA9876543210", .canonical),
+      ("01234567-89ab-cdef-fedc-ba9876543210", .lowerHyphenated),
+      ("0123456789ABCDEFFEDCBA9876543210", .upperPlain),
+      ("0123456789abcdeffedcba9876543210", .lowerPlain),
+    ]
+    for (text, expected) in forms {
+      XCTAssertEqual(form(text), expected, text)
+      // Written back from the bits as the input wrote it.
+      XCTAssertEqual(UUIDBits(text)?.text(in: expected), text)
+    }
+    // Digits alone read as upper case.
+    XCTAssertEqual(form("01234567-8901-2345-6789-012345678901"), .canonical)
+    XCTAssertEqual(form("01234567890123456789012345678901"), .upperPlain)
+    // Mixed case, or hyphens elsewhere: other, and no text from the bits.
+    XCTAssertEqual(form("01234567-89ab-CDEF-FEDC-BA9876543210"), .other)
+    XCTAssertEqual(form("0123456-789AB-CDEF-FEDC-BA9876543210"), .other)
+    XCTAssertEqual(form("-0123456789ABCDEF--FEDCBA9876543210-"), .other)
+    XCTAssertEqual(form("0123456789ABCDEF-FEDCBA9876543210"), .other)
+    XCTAssertNil(UUIDBits(high: 1, low: 2).text(in: .other))
     // Written back as Foundation writes a UUID.
     let bits = UUIDBits(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
     XCTAssertEqual(bits.canonicalText, "01234567-89AB-CDEF-FEDC-BA9876543210")
     let uuid = UUID()
     XCTAssertEqual(UUIDBits(uuid.uuidString)?.canonicalText, uuid.uuidString)
     XCTAssertEqual(UUIDBits(high: 0, low: 0).canonicalText, "00000000-0000-0000-0000-000000000000")
+  }
+
+  func testSpoolRecord_KeepsOrderAndFormApart() {
+    for form in [UUIDTextForm.canonical, .lowerHyphenated, .upperPlain, .lowerPlain, .other] {
+      let record = RunUUIDSpool.Record(
+        high: 1, low: 2, order: 1 << 58, form: form, file: 3, number: 4)
+      XCTAssertEqual(record.order, 1 << 58)
+      XCTAssertEqual(record.form, form)
+    }
+    // Sorted by arrival whatever the forms.
+    let earlier = RunUUIDSpool.Record(high: 1, low: 2, order: 5, form: .other, file: 0, number: 0)
+    let later = RunUUIDSpool.Record(
+      high: 1, low: 2, order: 6, form: .canonical, file: 0, number: 0)
+    XCTAssertTrue(RunUUIDSpool.Record.precedes(earlier, later))
+    XCTAssertFalse(RunUUIDSpool.Record.precedes(later, earlier))
   }
 
   /// Adds `count` UUIDs to `spool`, every fifth a repeat of an earlier one, and returns what a
@@ -174,5 +204,93 @@ final class RunUUIDSpoolTests: XCTestCase {
     XCTAssertEqual(warnings.found, 238)
     XCTAssertEqual(
       warnings.omitted().map(\.message), ["188 more duplicate_task_run warnings not shown"])
+  }
+
+  func testWarnings_UUIDFormsNamedAsWritten_TextKeptOnlyForOtherForms() throws {
+    // Each UUID twice, from two files, the second copy in another form: the warning names the
+    // second as written, and only the mixed-case one keeps its text in memory.
+    let uuid = "12FBA9B5-8DC1-43E4-BD4A-FE9467BA93F6"
+    let plain = uuid.filter { $0 != "-" }
+    let written = [
+      uuid, uuid.lowercased(), plain, plain.lowercased(), "12fba9b5-8DC1-43E4-BD4A-FE9467BA93F6",
+    ]
+    let files = ["P0/a.archive", "P1/a.archive"]
+    let directory = try makeTemporaryFolder("forms")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var warnings = DataWarnings(
+      now: Date(), knownUUIDs: [(String, DataWarnings.KnownFile)](), spoolDirectory: directory
+    ) { files[$0] }
+    for (number, file) in files.enumerated() {
+      for (index, text) in written.enumerated() {
+        // Each row its own UUID: the last digit is the row's.
+        let id = String(text.dropLast()) + "\(index)"
+        let run = TaskRun(
+          taskIdentifier: "survey", runUUID: number == 0 ? id.uppercased() : id,
+          source: "\(file)#\(index + 1)")
+        _ = warnings.check(CheckedRun(run, file: file), inputNumber: number)
+      }
+    }
+    XCTAssertEqual(warnings.otherFormTexts.count, 1)
+    let messages = warnings.duplicates().map(\.message)
+    XCTAssertEqual(
+      messages,
+      written.enumerated().map { index, text in
+        "P1/a.archive#\(index + 1): task run \(text.dropLast())\(index) was already exported "
+          + "from P0/a.archive#\(index + 1); both are kept"
+      })
+  }
+
+  func testSpool_FileCutShortUnderTheRun_ReportsIncomplete() throws {
+    let directory = try makeTemporaryFolder("cut")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let spool = RunUUIDSpool(directory: directory, bufferLimit: 100, mergeWidth: 3)
+    _ = addUUIDs(1_000, to: spool)
+    XCTAssertFalse(spool.segments.isEmpty)
+    XCTAssertEqual(try truncateUnlinkedFiles(in: directory), 1)
+    XCTAssertFalse(spool.forEachRepeat { _, _ in })
+  }
+
+  func testWarnings_SpoolFileCutShort_SaysTheCheckIsIncompleteAndCountsIt() throws {
+    let directory = try makeTemporaryFolder("cut-warnings")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var warnings = DataWarnings(
+      now: Date(), knownUUIDs: [(String, DataWarnings.KnownFile)](), spoolDirectory: directory
+    ) { "P\($0)/a.archive" }
+    // More runs than the spool's buffer holds (8,192), so most wait in the file.
+    var generator = SplitMix(seed: 7)
+    for number in 0..<10_000 {
+      let bits = UUIDBits(high: generator.next(), low: generator.next())
+      let run = TaskRun(
+        taskIdentifier: "survey", runUUID: bits.canonicalText, source: "P\(number)/a.archive")
+      _ = warnings.check(CheckedRun(run, file: run.source), inputNumber: number)
+    }
+    XCTAssertEqual(try truncateUnlinkedFiles(in: directory), 1)
+    let events = warnings.duplicates()
+    XCTAssertEqual(events.count, 1)
+    XCTAssertEqual(events.first?.level, .warning)
+    XCTAssertTrue(
+      events.first?.message.hasPrefix("the duplicate task run check could not read back") == true)
+    guard case .text(let kind)? = events.first?.fields.first?.1 else {
+      return XCTFail("no kind field")
+    }
+    XCTAssertEqual(kind, "duplicate_check_incomplete")
+    XCTAssertEqual(warnings.found, 1)
+  }
+
+  /// Cuts to nothing every file this process holds open in `directory` that was unlinked there
+  /// (found through /proc/self/fd, as the spool keeps no name); returns how many.
+  private func truncateUnlinkedFiles(in directory: String) throws -> Int {
+    var count = 0
+    for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+      guard
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/\(name)"),
+        target.hasPrefix(directory + "/"), target.hasSuffix(" (deleted)"),
+        let descriptor = Int32(name)
+      else { continue }
+      XCTAssertEqual(ftruncate(descriptor, 0), 0)
+      count += 1
+    }
+    return count
   }
 }
