@@ -35,10 +35,12 @@ from bench import ROOT, generated_corpus
 # `importItem(_:bytes:)` (since session 19); `importItem(_:)` reads and decodes the others.
 # A tuple lists the names one function can have, the first found counting: the release build's
 # cross-module optimization (session 22) specializes some and inlines `importItem(_:bytes:)`
-# into its caller, leaving `importBytes(_:item:)` (which it calls) to count.
+# into its caller, leaving `importBytes(_:item:)` (which it calls) to count; link-time
+# optimization (session 25) inlines `parseAsRoot` into `main`, leaving `CommandParser.parse`.
 PHASES = [
     ("command line parsed", [("static ParsableCommand.parseAsRoot(_:)",
-                              "specialized static ParsableCommand.parseAsRoot(_:)")], False),
+                              "specialized static ParsableCommand.parseAsRoot(_:)",
+                              "CommandParser.parse(arguments:)")], False),
     ("import: read, sniff, decode", ["InputImporter.readUnopened(_:)",
                                      ("InputImporter.importItem(_:bytes:)",
                                       "InputImporter.importBytes(_:item:)"),
