@@ -111,11 +111,11 @@ struct RunPreparer: Sendable {
     guard output != .statistics else {
       return PreparedRun(checked: checked, statistics: statistics)
     }
-    let wide = wideShare(run)
     guard output == .everything else {
-      return PreparedRun(checked: checked, wide: wide, statistics: statistics)
+      return PreparedRun(checked: checked, wide: wideShare(run), statistics: statistics)
     }
     if options.writeXLSX {
+      let wide = wideShare(run)
       // The workbook needs cells; the CSV bytes are rendered from the same cells.
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
@@ -142,14 +142,20 @@ struct RunPreparer: Sendable {
     let taskRunEnd = rows.byteCount
     let stepCount = flattener.appendStepRows(run, to: &rows)
     let stepsEnd = rows.byteCount
-    let answerCount = flattener.appendAnswerRows(run, to: &rows)
+    // The answers' rows and the wide share in one pass: each answer encoded once.
+    let (answerCount, contribution) = flattener.appendAnswerRowsAndWideShare(run, to: &rows)
+    let wide = wideShare(contribution)
     return PreparedRun(
       checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
       stepCount: stepCount, answerCount: answerCount, wide: wide, statistics: statistics)
   }
 
   private func wideShare(_ run: TaskRun) -> WideShare {
-    let wide = WideRunContribution(run, flattener: flattener)
+    wideShare(WideRunContribution(run, flattener: flattener))
+  }
+
+  /// The share of `wide`: it, and its spool row.
+  private func wideShare(_ wide: WideRunContribution) -> WideShare {
     var row = EncodedSpoolRow(cellCount: 1 + wide.runCells.count + 2 * wide.pairCount)
     row.append(.text(wide.taskID))
     for cell in wide.runCells { row.append(cell) }

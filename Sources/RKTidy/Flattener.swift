@@ -123,24 +123,28 @@ public struct Flattener: Sendable {
     for stepIndex in run.steps.indices {
       run.steps[stepIndex].results.withUnsafeBufferPointer { records in
         for index in records.indices {
+          var first = Cell.empty
           count += appendAnswerRows(
             of: records.baseAddress! + index, step: run.steps[stepIndex].identifier, run: run,
-            to: &builder)
+            to: &builder, firstValue: &first)
         }
       }
     }
     return count
   }
 
-  /// The `answers` rows of one record; returns how many.
+  /// The `answers` rows of one record; returns how many, and sets `firstValue` to the `value`
+  /// cell of the first.
   @inline(__always)
-  private func appendAnswerRows<Builder: RowBuilder & ~Copyable>(
-    of record: UnsafePointer<ResultRecord>, step: String, run: TaskRun, to builder: inout Builder
+  func appendAnswerRows<Builder: RowBuilder & ~Copyable>(
+    of record: UnsafePointer<ResultRecord>, step: String, run: TaskRun, to builder: inout Builder,
+    firstValue: inout Cell
   ) -> Int {
     let status = AnswerStatus(record.pointee.answer)
     var index: Int64 = 0
     encoder.forEachValue(of: record.pointee.answer, className: record.pointee.className) { value in
       index += 1
+      if index == 1 { firstValue = value.value }
       appendRunKey(run, to: &builder)
       builder.appendText(step)
       builder.appendText(record.pointee.identifier)
@@ -253,5 +257,13 @@ extension AnswerStatus {
     case .skipped: "skipped"
     case .dontKnow: "dont_know"
     }
+  }
+}
+
+extension Answer {
+  /// Whether this is a generic result's fields (its encoded value depends on the class name).
+  var isFields: Bool {
+    if case .fields = self { return true }
+    return false
   }
 }

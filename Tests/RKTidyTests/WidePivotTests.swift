@@ -230,3 +230,71 @@ final class WideRowPlanTests: XCTestCase {
     XCTAssertNil(pivot.rowPlan(taskID: "other"))
   }
 }
+
+/// The CSV export's one pass over a run's answers: its rows and its wide share, as made apart.
+final class WideShareInOnePassTests: XCTestCase {
+  func testRowsAndWideShareInOnePass_SameAsApart_EveryAnswerKind() {
+    // Every kind of answer, including those whose answers.csv value and wide value could part:
+    // several values (packed as joined option texts), a generic result (its row's JSON names
+    // its class, the wide value does not), a date-only answer (its local day), nulls.
+    let generic = ResultRecord(
+      identifier: "web", className: "ORKWebViewStepResult", answerType: .other,
+      answer: .fields([Field("result", .string("ok")), Field("n", .number(NumberValue(3)))]),
+      startDate: at(1), endDate: at(2))
+    let run = makeRun([
+      result("yes", .boolean, .boolean(true)),
+      result("one", .choice, .choices([.text("a")]), questionType: 2),
+      result("several", .choice, .choices([.text("a"), .number(NumberValue(2)), .null])),
+      result("none", .choice, .choices([])),
+      result("scale", .scale, .scale(NumberValue(7))),
+      result("weight", .numeric, .numeric(NumberValue(70.5), unit: "kg", displayUnit: nil)),
+      result("note", .text, .text("line one\nline \"two\"")),
+      result(
+        "day", .date,
+        .date(
+          DateAnswer(
+            instant: at(0), timeZone: TimeZoneInfo(name: "Asia/Tokyo"), isDateOnly: true))),
+      result("when", .date, .date(DateAnswer(instant: at(5)))),
+      result("clock", .timeOfDay, .timeOfDay(TimeOfDay(hour: 7, minute: 30))),
+      result("wait", .timeInterval, .timeInterval(90)),
+      result(
+        "where", .location,
+        .location(LocationAnswer(latitude: 52.5, longitude: 13.4, address: "Berlin"))),
+      result("parts", .multipleComponent, .components([.text("1"), .text("2")], separator: "/")),
+      result("photo", .file, .file(FileAnswer(path: "a.jpg", contentType: "image/jpeg"))),
+      result("skip", .text, .skipped),
+      result("unsure", .text, .dontKnow),
+      generic,
+    ])
+    let flattener = Flattener(timeZone: .utc)
+    var builder = CellRowBuilder(columnCount: 0)
+    let (rowCount, together) = flattener.appendAnswerRowsAndWideShare(run, to: &builder)
+    XCTAssertEqual(builder.rows, flattener.answerRows(run))
+    XCTAssertEqual(rowCount, builder.rows.count)
+    let apart = WideRunContribution(run, flattener: flattener)
+    XCTAssertEqual(together.taskID, apart.taskID)
+    XCTAssertEqual(together.runCells, apart.runCells)
+    XCTAssertEqual(together.pairCount, apart.pairCount)
+    var togetherValues: [Cell] = []
+    var apartValues: [Cell] = []
+    together.forEachPairValue { togetherValues.append($0) }
+    apart.forEachPairValue { apartValues.append($0) }
+    XCTAssertEqual(togetherValues, apartValues)
+    XCTAssertEqual(together.results.count, 17)
+    for (one, other) in zip(together.results, apart.results) {
+      XCTAssertEqual(one.key, other.key)
+      XCTAssertEqual(one.packed, other.packed, one.key.item)
+      XCTAssertEqual(one.kinds, other.kinds, one.key.item)
+      XCTAssertEqual(
+        [one.isChoice, one.allowsSeveral, one.isAnswered],
+        [other.isChoice, other.allowsSeveral, other.isAnswered], one.key.item)
+      XCTAssertEqual(one.options.map(\.text), other.options.map(\.text), one.key.item)
+      XCTAssertEqual(one.options.map(\.number), other.options.map(\.number), one.key.item)
+    }
+    // The generic result's wide value is its fields' JSON without the class (the row's has it).
+    let web = together.results.last
+    XCTAssertEqual(web?.packed, .text(#"{"result":"ok","n":3}"#))
+    XCTAssertNotEqual(
+      builder.rows.last.flatMap { cell($0, "value", in: ExportSchemas.answers) }, web?.packed)
+  }
+}
