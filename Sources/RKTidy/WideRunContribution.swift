@@ -50,9 +50,9 @@ public struct WideRunContribution: Sendable {
   }
 
   /// Appends `result` (the next of the run, in archive order).
-  fileprivate mutating func append(_ result: WideResult) {
+  fileprivate mutating func append(_ result: consuming WideResult) {
     if result.isAnswered { pairCount += 1 + result.options.count }
-    results.append(result)
+    results.append(consume result)
   }
 
   /// The values of the partial row's pairs, in order: per answered question its packed value,
