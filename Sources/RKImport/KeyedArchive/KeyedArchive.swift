@@ -46,6 +46,8 @@ final class KeyedArchive {
   let keyNames: KeyNameCache
   /// The `FieldKey` of each key string, by plist object number.
   let keyIDs: KeyIDTable
+  /// This thread's Strings of short texts (the archive is read on one thread).
+  let shortStrings = ShortStringCache.current
   /// Object visits left (one cell: plain storage, no exclusivity check per visit); stops
   /// exponential re-decoding of shared objects.
   private let visitsLeft: UnsafeMutablePointer<Int>
@@ -404,9 +406,8 @@ final class KeyedArchive {
       guard let base = buffer.baseAddress,
         let span = BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
       else { return nil }
-      return String(
-        decoding: UnsafeBufferPointer(start: base + span.lowerBound, count: span.count),
-        as: UTF8.self)
+      return shortStrings.string(
+        base + span.lowerBound, count: span.count, available: buffer.count - span.lowerBound)
     }
   }
 

@@ -1,0 +1,84 @@
+// The Strings of short ASCII texts met before on this thread: identifiers repeat from archive to
+// archive, and making a String checks and copies its bytes each time.
+import Glibc
+
+/// A direct-mapped table of short ASCII texts (at most 15 bytes: Swift keeps such a String in
+/// its own 16 bytes, with nothing to allocate or release) and their Strings, one per thread.
+///
+/// Why: `String(decoding:as:)` costs ~190 instructions a string (an ASCII scan, then the copy),
+/// 56 strings an archive, mostly the same step and question identifiers in every archive of a
+/// study. A hit costs two loads, a hash and two compares.
+///
+/// Each text is keyed by its bytes whole (two words, the length in the last byte), so a hit
+/// returns exactly the String its bytes made the first time. Texts with a byte of 0x80 or more
+/// are not cached: `String(decoding:as:)` repairs those, and a repaired String may no longer fit
+/// in 16 bytes.
+final class ShortStringCache {
+  /// Slots (a power of two): ~1,000 distinct identifiers fit with few collisions; 32 KB.
+  static let slotCount = 1 << 10
+  private let keys: UnsafeMutablePointer<(UInt64, UInt64)>
+  private let strings: UnsafeMutablePointer<String>
+
+  private init() {
+    keys = .allocate(capacity: Self.slotCount)
+    // The length byte of an empty slot is 0xFF: no text's key matches it.
+    keys.initialize(repeating: (0, 0xFF00_0000_0000_0000), count: Self.slotCount)
+    strings = .allocate(capacity: Self.slotCount)
+    strings.initialize(repeating: "", count: Self.slotCount)
+  }
+
+  deinit {
+    keys.deinitialize(count: Self.slotCount)
+    keys.deallocate()
+    strings.deinitialize(count: Self.slotCount)
+    strings.deallocate()
+  }
+
+  /// This thread's cache (made on first use, freed when the thread ends).
+  static var current: ShortStringCache {
+    if let stored = pthread_getspecific(threadKey) {
+      return Unmanaged<ShortStringCache>.fromOpaque(stored).takeUnretainedValue()
+    }
+    let cache = ShortStringCache()
+    pthread_setspecific(threadKey, Unmanaged.passRetained(cache).toOpaque())
+    return cache
+  }
+
+  /// The String of the `count` bytes at `start`, as `String(decoding:as: UTF8.self)` makes it.
+  /// `available` bytes are readable from `start` on: with 16 or more the text is read as two
+  /// words.
+  @inline(__always)
+  func string(_ start: UnsafePointer<UInt8>, count: Int, available: Int) -> String {
+    guard count <= 15, available >= 16 else { return Self.decode(start, count) }
+    let raw = UnsafeRawPointer(start)
+    // The bytes past `count` masked out; the length in the second word's last byte.
+    let firstMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+    let secondMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+    let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & firstMask
+    let second =
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & secondMask
+    guard (first | second) & 0x8080_8080_8080_8080 == 0 else { return Self.decode(start, count) }
+    let key = (first, second | UInt64(count) &<< 56)
+    let hash = (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
+    let slot = Int(truncatingIfNeeded: hash &>> 54) & (Self.slotCount - 1)
+    if keys[slot] == key { return strings[slot] }
+    let string = Self.decode(start, count)
+    keys[slot] = key
+    strings[slot] = string
+    return string
+  }
+
+  private static func decode(_ start: UnsafePointer<UInt8>, _ count: Int) -> String {
+    String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+  }
+}
+
+/// The thread-local slot holding each thread's `ShortStringCache` (released with the thread).
+private let threadKey: pthread_key_t = {
+  var key = pthread_key_t()
+  pthread_key_create(&key) { stored in
+    guard let stored else { return }
+    Unmanaged<ShortStringCache>.fromOpaque(stored).release()
+  }
+  return key
+}()
