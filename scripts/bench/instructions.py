@@ -10,12 +10,12 @@ pipeline's phases. With --compare OTHER it counts a second binary
 on the same slice and prints both, so a change can be judged before it is committed.
 
 With --lines PATTERN it instead prints, for each function whose name contains PATTERN (as
-mangled: `plainDateSeconds`, `CSVFieldEncoder`), its own instructions per call by source line:
+mangled: `readPairs`, `CSVFieldEncoder`), its own instructions per call by source line:
 where inside one hot function the instructions go (session 16 found register spills and a
 byte loop's setup that way).
 
   scripts/bench/instructions [--folders 25] [--no-build] [--compare path/to/rkexport]
-  scripts/bench/instructions --lines plainDateSeconds [--top 12]
+  scripts/bench/instructions --lines readPairs [--top 12] [--binary path/to/rkexport]
 """
 import argparse
 import os
@@ -178,6 +178,9 @@ def source_lines(binary, pattern, corpus, work, top):
               f"{total / calls:,.0f} per call")
         for place, value in sorted(by_line.items(), key=lambda item: -item[1])[:top]:
             print(f"  {value / calls:9.1f}  {place}")
+        if set(by_line) == {"?"}:
+            print("  (no line tables: the release build's link-time optimization drops them; "
+                  "pass --binary with a build made without it, see docs/performance.md)")
 
 
 def main():
@@ -191,6 +194,9 @@ def main():
                         help="per source line, the own instructions per call of the functions "
                              "whose mangled name contains PATTERN")
     parser.add_argument("--top", type=int, default=12, help="source lines shown per function")
+    parser.add_argument("--binary", help="the rkexport --lines profiles (default: the release "
+                                         "build, whose link-time optimization leaves no line "
+                                         "tables; build one without it for --lines)")
     args = parser.parse_args()
     for tool in ["valgrind", "callgrind_annotate", "objcopy", "objdump", "swift"]:
         if shutil.which(tool) is None:
@@ -204,8 +210,8 @@ def main():
     megabytes = sum(os.path.getsize(os.path.join(folder, name))
                     for folder, _, files in os.walk(corpus) for name in files) / 1e6
     if args.lines:
-        source_lines(os.path.join(ROOT, ".build/release/rkexport"), args.lines, corpus,
-                     args.work, args.top)
+        source_lines(os.path.abspath(args.binary or os.path.join(ROOT, ".build/release/rkexport")),
+                     args.lines, corpus, args.work, args.top)
         return
     binaries = [("rkexport", os.path.join(ROOT, ".build/release/rkexport"))]
     if args.compare:
