@@ -151,12 +151,25 @@ public final class WidePivot {
   // MARK: - Details
 
   private func task(_ taskID: String) -> WideTask {
-    if let known = tasks[taskID] { return known }
-    let created = WideTask(taskID: taskID, definition: definitions[taskID])
-    tasks[taskID] = created
-    tableNames = nil
-    return created
+    // The tasks of the last few runs, compared before hashing: hashing the id cost ~350
+    // instructions a run, a compare of short ids a few dozen.
+    for recent in recentTasks where recent.taskID == taskID { return recent }
+    let task: WideTask
+    if let known = tasks[taskID] {
+      task = known
+    } else {
+      task = WideTask(taskID: taskID, definition: definitions[taskID])
+      tasks[taskID] = task
+      tableNames = nil
+    }
+    if recentTasks.count == Self.recentTaskLimit { recentTasks.removeFirst() }
+    recentTasks.append(task)
+    return task
   }
+
+  /// Tasks compared by id before the table is asked (a study has a handful of tasks).
+  private static let recentTaskLimit = 8
+  @exclusivity(unchecked) private var recentTasks: [WideTask] = []
 
   /// The first question of the run that the task already knows (where a new opening
   /// question is placed before).

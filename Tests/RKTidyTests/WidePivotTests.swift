@@ -18,6 +18,28 @@ final class WidePivotTests: XCTestCase {
     partials.compactMap { pivot.finalRow($0) }
   }
 
+  func testRegister_TasksTakenInTurnsBeyondTheRecentFew_EachCountedAsItself() throws {
+    // Twelve tasks in turn, three rounds: more than the few the pivot compares before its table,
+    // so tasks leave that list and come back; each must still get exactly its own runs.
+    let pivot = WidePivot()
+    for round in 0..<3 {
+      for number in 0..<12 {
+        _ = pivot.add(
+          makeRun(
+            [result("q\(number)", .scale, .scale(NumberValue(round)))], uuid: "R\(round)-\(number)",
+            task: "task\(number)"))
+      }
+      // The first task again right after the last: found among the recent ones.
+      _ = pivot.add(makeRun([result("q0", .scale, .scale(NumberValue(9)))], task: "task0"))
+    }
+    XCTAssertEqual(pivot.taskIDs.count, 12)
+    for number in 0..<12 {
+      XCTAssertEqual(pivot.runCount(taskID: "task\(number)"), number == 0 ? 6 : 3, "task\(number)")
+      let schema = try XCTUnwrap(pivot.finalSchema(taskID: "task\(number)"))
+      XCTAssertEqual(schema.columnNames.last, "q\(number)")
+    }
+  }
+
   func testWide_NotPresentedSkippedAndOptions_BlankNeverZero() throws {
     let pivot = WidePivot()
     let first = pivot.add(
