@@ -118,17 +118,10 @@ public struct Flattener: Sendable {
     -> Int
   {
     var count = 0
-    // Records read in place through a pointer: `for record in step.results` copied each one
-    // (retaining every field) and destroyed the copy, per result.
-    for stepIndex in run.steps.indices {
-      run.steps[stepIndex].results.withUnsafeBufferPointer { records in
-        for index in records.indices {
-          var first = Cell.empty
-          count += appendAnswerRows(
-            of: records.baseAddress! + index, step: run.steps[stepIndex].identifier, run: run,
-            to: &builder, firstValue: &first)
-        }
-      }
+    run.forEachRecordInPlace { record, step in
+      var first = Cell.empty
+      count += appendAnswerRows(
+        of: record, step: step, run: run, to: &builder, firstValue: &first)
     }
     return count
   }
@@ -256,6 +249,22 @@ extension AnswerStatus {
     case .answered: "answered"
     case .skipped: "skipped"
     case .dontKnow: "dont_know"
+    }
+  }
+}
+
+extension TaskRun {
+  /// Calls `body` with each result record in archive order, read in place through a pointer,
+  /// and its step's identifier. (`for record in step.results`, or the array's subscript, copied
+  /// each record, a retain and a release per field, and destroyed the copy, per result.)
+  @inline(__always)
+  func forEachRecordInPlace(_ body: (UnsafePointer<ResultRecord>, _ step: String) -> Void) {
+    for stepIndex in steps.indices {
+      steps[stepIndex].results.withUnsafeBufferPointer { records in
+        for index in records.indices {
+          body(records.baseAddress! + index, steps[stepIndex].identifier)
+        }
+      }
     }
   }
 }

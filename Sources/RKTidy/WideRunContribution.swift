@@ -24,17 +24,8 @@ public struct WideRunContribution: Sendable {
   init(_ run: borrowing TaskRun, encoder: AnswerEncoder) {
     self.init(run: run)
     results.reserveCapacity(run.steps.reduce(0) { $0 + $1.results.count })
-    for stepIndex in run.steps.indices {
-      // Records read in place through a pointer: the array's subscript copied each one
-      // (retaining every field) and destroyed the copy, per result.
-      run.steps[stepIndex].results.withUnsafeBufferPointer { records in
-        for index in records.indices {
-          append(
-            WideResult(
-              records.baseAddress! + index, step: run.steps[stepIndex].identifier,
-              encoder: encoder))
-        }
-      }
+    run.forEachRecordInPlace { record, step in
+      append(WideResult(record, step: step, encoder: encoder))
     }
   }
 
@@ -139,22 +130,15 @@ extension Flattener {
     var wide = WideRunContribution(run: run)
     wide.results.reserveCapacity(run.steps.reduce(0) { $0 + $1.results.count })
     var rows = 0
-    for stepIndex in run.steps.indices {
-      // Records read in place, as `appendAnswerRows(_:to:)` and the contribution's init do.
-      run.steps[stepIndex].results.withUnsafeBufferPointer { records in
-        for index in records.indices {
-          let record = records.baseAddress! + index
-          let step = run.steps[stepIndex].identifier
-          var first = Cell.empty
-          let count = appendAnswerRows(
-            of: record, step: step, run: run, to: &builder, firstValue: &first)
-          rows += count
-          // One row: its value is the packed value; a generic result's row names its class in
-          // its JSON, which the wide tables' value does not.
-          let single = count == 1 && !record.pointee.answer.isFields ? first : nil
-          wide.append(WideResult(record, step: step, encoder: encoder, packed: single))
-        }
-      }
+    run.forEachRecordInPlace { record, step in
+      var first = Cell.empty
+      let count = appendAnswerRows(
+        of: record, step: step, run: run, to: &builder, firstValue: &first)
+      rows += count
+      // One row: its value is the packed value; a generic result's row names its class in its
+      // JSON, which the wide tables' value does not.
+      let single = count == 1 && !record.pointee.answer.isFields ? first : nil
+      wide.append(WideResult(record, step: step, encoder: encoder, packed: single))
     }
     return (rows, wide)
   }
