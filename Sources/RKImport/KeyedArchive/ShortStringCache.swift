@@ -52,11 +52,10 @@ final class ShortStringCache {
     guard count <= 15, available >= 16 else { return Self.decode(start, count) }
     let raw = UnsafeRawPointer(start)
     // The bytes past `count` masked out; the length in the second word's last byte.
-    let firstMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
-    let secondMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
-    let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & firstMask
+    let masks = KeyWords.masks(count: count)
+    let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & masks.first
     let second =
-      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & secondMask
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & masks.second
     guard (first | second) & 0x8080_8080_8080_8080 == 0 else { return Self.decode(start, count) }
     let key = (first, second | UInt64(count) &<< 56)
     let hash = (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)

@@ -153,8 +153,16 @@ struct KeyWords {
     }
     first = low
     second = high
-    firstMask = count >= 8 ? ~0 : (1 << (UInt64(count) * 8)) - 1
-    secondMask = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (UInt64(count - 8) * 8)) - 1
+    (firstMask, secondMask) = Self.masks(count: count)
+  }
+
+  /// The masks that keep the first `count` (0...16) bytes of two little-endian words.
+  @inline(__always)
+  static func masks(count: Int) -> (first: UInt64, second: UInt64) {
+    (
+      count >= 8 ? ~0 : (1 << (UInt64(count) * 8)) - 1,
+      count <= 8 ? 0 : count == 16 ? ~0 : (1 << (UInt64(count - 8) * 8)) - 1
+    )
   }
 
   /// Whether the 16 bytes at `bytes` start with the key (the caller checked they are readable).
