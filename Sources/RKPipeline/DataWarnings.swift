@@ -372,10 +372,7 @@ struct UUIDBits: Hashable {
         read(19..<23, into: &low)
         read(24..<36, into: &low)
         guard seen & (Self.invalidFlag | Self.hyphenFlag) == 0 else { return nil }
-        let form: UUIDTextForm =
-          seen & Self.lowerFlag == 0
-          ? .canonical : seen & Self.upperFlag == 0 ? .lowerHyphenated : .other
-        return (UUIDBits(high: high, low: low), form)
+        return (UUIDBits(high: high, low: low), Self.form(seen, hyphenated: true))
       }
       var digits = 0
       // 32 bytes without hyphens, or hyphens elsewhere (`.other`).
@@ -391,15 +388,19 @@ struct UUIDBits: Hashable {
         digits += 1
       }
       guard seen & Self.invalidFlag == 0, digits == 32 else { return nil }
-      let form: UUIDTextForm
-      if seen & Self.hyphenFlag != 0
-        || seen & (Self.upperFlag | Self.lowerFlag) == Self.upperFlag | Self.lowerFlag
-      {
-        form = .other
-      } else {
-        form = seen & Self.lowerFlag == 0 ? .upperPlain : .lowerPlain
-      }
+      // Hyphens here are not at 8, 13, 18 and 23 (that text took the path above).
+      let form = seen & Self.hyphenFlag != 0 ? .other : Self.form(seen, hyphenated: false)
       return (UUIDBits(high: high, low: low), form)
+    }
+  }
+
+  /// The form of 32 digits whose byte classes `seen` gathered, hyphenated 8-4-4-4-12 or not at
+  /// all: mixed case is `.other`; digits alone count as upper case.
+  private static func form(_ seen: UInt8, hyphenated: Bool) -> UUIDTextForm {
+    switch (seen & upperFlag != 0, seen & lowerFlag != 0) {
+    case (true, true): .other
+    case (_, false): hyphenated ? .canonical : .upperPlain
+    case (false, true): hyphenated ? .lowerHyphenated : .lowerPlain
     }
   }
 
