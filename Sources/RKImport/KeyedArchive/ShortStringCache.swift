@@ -15,7 +15,8 @@ import Glibc
 /// in 16 bytes.
 final class ShortStringCache {
   /// Slots (a power of two): ~1,000 distinct identifiers fit with few collisions; 32 KB.
-  static let slotCount = 1 << 10
+  static let slotBits = 10
+  static let slotCount = 1 << slotBits
   private let keys: UnsafeMutablePointer<(UInt64, UInt64)>
   private let strings: UnsafeMutablePointer<String>
 
@@ -59,7 +60,8 @@ final class ShortStringCache {
     guard (first | second) & 0x8080_8080_8080_8080 == 0 else { return Self.decode(start, count) }
     let key = (first, second | UInt64(count) &<< 56)
     let hash = (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
-    let slot = Int(truncatingIfNeeded: hash &>> 54) & (Self.slotCount - 1)
+    // The hash's top bits, as many as number the slots.
+    let slot = Int(truncatingIfNeeded: hash &>> UInt64(64 - Self.slotBits))
     if keys[slot] == key { return strings[slot] }
     let string = Self.decode(start, count)
     keys[slot] = key
