@@ -87,10 +87,10 @@ final class ExportOutputs {
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
   func addDerivedOnly(_ prepared: PreparedRun) throws {
-    if let wide = prepared.wide {
-      try spool.append(wide.row, filling: pivot.register(wide.contribution))
+    if let row = prepared.wideRow {
+      try spool.append(row, filling: pivot.register(prepared.contribution))
     }
-    statistics.add(prepared.statistics)
+    statistics.add(prepared.contribution)
   }
 
   func addInput(_ record: InputRecord) throws {

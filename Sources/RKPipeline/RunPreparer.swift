@@ -26,16 +26,11 @@ struct PreparedRun: Sendable {
   var taskRunSheetRows: XLSXRows?
   var stepSheetRows: XLSXRows?
   var answerSheetRows: XLSXRows?
-  /// Its share of the wide tables; nil when only statistics were asked for.
-  var wide: WideShare?
-  var statistics: StatisticsContribution
-}
-
-/// A run's share of the wide tables and its spool row (a `WidePartialRow`: task id, run
-/// cells, then (key, value) pairs whose keys `WidePivot.register` assigns).
-struct WideShare: Sendable {
-  var contribution: WideRunContribution
-  var row: EncodedSpoolRow
+  /// Its share of the wide tables and the statistics.
+  var contribution: RunContribution
+  /// Its wide tables' spool row (a `WidePartialRow`: task id, run cells, then (key, value)
+  /// pairs whose keys `WidePivot.register` assigns); nil when only statistics were asked for.
+  var wideRow: EncodedSpoolRow?
 }
 
 /// An input's runs, prepared, and how many `--since` left out.
@@ -107,15 +102,17 @@ struct RunPreparer: Sendable {
   /// and the original destroyed (a 480-byte value and ~20 references, per run).
   private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
     let checked = CheckedRun(run, file: file)
-    let statistics = StatisticsContribution(run)
     guard output != .statistics else {
-      return PreparedRun(checked: checked, statistics: statistics)
+      return PreparedRun(checked: checked, contribution: contribution(run))
     }
     guard output == .everything else {
-      return PreparedRun(checked: checked, wide: wideShare(run), statistics: statistics)
+      var contribution = contribution(run)
+      let wideRow = wideRow(&contribution)
+      return PreparedRun(checked: checked, contribution: contribution, wideRow: wideRow)
     }
     if options.writeXLSX {
-      let wide = wideShare(run)
+      var contribution = contribution(run)
+      let wideRow = wideRow(&contribution)
       // The workbook needs cells; the CSV bytes are rendered from the same cells.
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
@@ -133,7 +130,7 @@ struct RunPreparer: Sendable {
         taskRunSheetRows: XLSXRows(encoding: [taskRunRow], timeZone: zone),
         stepSheetRows: XLSXRows(encoding: stepRows, timeZone: zone),
         answerSheetRows: XLSXRows(encoding: answerRows, timeZone: zone),
-        wide: wide, statistics: statistics)
+        contribution: contribution, wideRow: wideRow)
     }
     // Capacity: typical row lengths, so the buffer rarely grows.
     var rows = makeBuilder(
@@ -142,32 +139,34 @@ struct RunPreparer: Sendable {
     let taskRunEnd = rows.byteCount
     let stepCount = flattener.appendStepRows(run, to: &rows)
     let stepsEnd = rows.byteCount
-    // The answers' rows and the wide share in one pass: each answer encoded once.
-    let (answerCount, contribution) = flattener.appendAnswerRowsAndWideShare(run, to: &rows)
-    let wide = wideShare(contribution)
+    // The answers' rows and the contribution in one pass: each answer encoded once.
+    let (answerCount, made) = flattener.appendAnswerRowsAndContribution(run, to: &rows)
+    var contribution = made
+    let wideRow = wideRow(&contribution)
     return PreparedRun(
       checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
-      stepCount: stepCount, answerCount: answerCount, wide: wide, statistics: statistics)
+      stepCount: stepCount, answerCount: answerCount, contribution: contribution,
+      wideRow: wideRow)
   }
 
-  private func wideShare(_ run: TaskRun) -> WideShare {
-    wideShare(WideRunContribution(run, flattener: flattener))
+  private func contribution(_ run: TaskRun) -> RunContribution {
+    RunContribution(run, flattener: flattener)
   }
 
-  /// The share of `wide`: it, and its spool row.
-  private func wideShare(_ wide: WideRunContribution) -> WideShare {
-    var row = EncodedSpoolRow(cellCount: 1 + wide.runCells.count + 2 * wide.pairCount)
-    row.append(.text(wide.taskID))
-    for cell in wide.runCells { row.append(cell) }
-    wide.forEachPairValue { value in
+  /// The wide tables' spool row of `contribution`. Its run cells live on in the row and leave
+  /// the contribution: freed here, not on the writing thread.
+  private func wideRow(_ contribution: inout RunContribution) -> EncodedSpoolRow {
+    var row = EncodedSpoolRow(
+      cellCount: 1 + contribution.runCells.count + 2 * contribution.pairCount)
+    row.append(.text(contribution.taskID))
+    for cell in contribution.runCells { row.append(cell) }
+    contribution.forEachPairValue { value in
       row.appendPlaceholder()
       row.append(value)
     }
     row.finish()
-    // The run cells live on in the encoded row; free them here, not on the writing thread.
-    var contribution = wide
     contribution.runCells = []
-    return WideShare(contribution: contribution, row: row)
+    return row
   }
 
   private func makeBuilder(capacity: Int) -> CSVRowBuilder {

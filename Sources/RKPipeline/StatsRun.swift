@@ -41,7 +41,7 @@ public struct StatsRun {
         report.filesOK += 1
         for prepared in preparer.prepare(input, item: items[index], for: .statistics).runs {
           report.taskRuns += 1
-          collector.add(prepared.statistics)
+          collector.add(prepared.contribution)
         }
       case .failed(_, let error):
         report.filesFailed += 1

@@ -95,7 +95,7 @@ extension StatisticsCollector {
     listed += sortedOthers.map { ($0, nil) }
     if others.contains(where: { $0 == nil }) { listed.append((nil, nil)) }
     return listed.map { option in
-      let count = value.optionCounts[option.value] ?? 0
+      let count = value.optionCounts[option.value]?.count ?? 0
       let percent =
         value.answeredCount > 0
         ? Double(count * 100) / Double(value.answeredCount) : nil

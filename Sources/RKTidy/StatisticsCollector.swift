@@ -38,6 +38,8 @@ public struct StatisticsCollector: Sendable {
   /// run after every other cannot be any question's earliest, so `add` then skips comparing
   /// it with each question's (two string comparisons per result).
   var latestOrder: RunOrder?
+  /// Runs added so far: the current run's number, which marks what a run has counted already.
+  var runsAdded = 0
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -63,20 +65,22 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds one task run.
   public mutating func add(_ run: TaskRun) {
-    add(StatisticsContribution(run))
+    add(RunContribution(run, encoder: AnswerEncoder(outputZone: .utc)))
   }
 
   /// Adds one task run, read beforehand (possibly on another thread).
-  public mutating func add(_ run: StatisticsContribution) {
+  public mutating func add(_ run: RunContribution) {
     let order = run.order
     let isLatest = latestOrder.map { $0 < order } ?? true
     if isLatest { latestOrder = order }
+    runsAdded += 1
+    let runNumber = runsAdded
     // One lookup of the task: its accumulator is made (with its spool variable and the next
     // entry of `recentRuns`) only for a new task.
     let spool = self.spool
     let nextRecentRun = recentRuns.count
     let recentIndex = tasks[
-      run.taskIdentifier,
+      run.taskID,
       default: TaskAccumulator(durations: spool.makeVariable(), recentRun: nextRecentRun)
     ].count(run, spool: spool)
     if recentIndex == recentRuns.count { recentRuns.append(RecentRun()) }
@@ -84,26 +88,36 @@ public struct StatisticsCollector: Sendable {
     var recent = RecentRun()
     swap(&recent, &recentRuns[recentIndex])
     addStepDurations(run, recent: &recent)
-    let questions = run.questions
-    // Fields are read in place: copying each entry would retain all its strings and arrays.
-    for index in questions.indices {
-      let slot: Int
-      if let noted = recent.slot(at: index, matching: questions[index].key) {
-        slot = noted
-      } else {
-        slot = self.slot(
-          questions[index].key, order: order, position: questions[index].seen.position)
-        recent.note(slot, key: questions[index].key, at: index)
-      }
-      accumulators[slot].merge(questions[index].seen, from: order, isLatest: isLatest)
-    }
-    // `recent.slots[i]` now holds the slot of `questions[i]`.
-    // Each variable gets its values in run order, as the statistics' quantiles need.
-    for entry in run.occurrences {
-      let slot = recent.slots[entry.question].slot
-      if let value = entry.value { spool.append(value, to: accumulators[slot].values) }
-      if let duration = entry.duration {
-        spool.append(duration, to: accumulators[slot].answerDurations)
+    // Fields are read in place: copying each result would retain all its strings and arrays.
+    run.results.withUnsafeBufferPointer { results in
+      for index in results.indices {
+        let result = results.baseAddress! + index
+        let slot: Int
+        if let noted = recent.slot(
+          at: index, matching: result.pointee.key, answerType: result.pointee.answerType)
+        {
+          slot = noted
+        } else {
+          let key = StatisticsKey(
+            task: run.taskID, step: result.pointee.key.step, item: result.pointee.key.item,
+            answerType: result.pointee.answerType)
+          // A question's position in a run is the index of its first result there.
+          slot = self.slot(key, order: order, position: index)
+          recent.note(slot, key: result.pointee.key, answerType: key.answerType, at: index)
+        }
+        // A question a run repeats (a looping task) counts once per run, its options too.
+        accumulators[slot].note(
+          result.pointee.status, position: index, run: order, runNumber: runNumber,
+          isLatest: isLatest)
+        accumulators[slot].count(
+          result.pointee.options, other: result.pointee.otherOptions, runNumber: runNumber)
+        // Each variable gets its values in run order, as the statistics' quantiles need.
+        if let value = result.pointee.numericValue {
+          spool.append(value, to: accumulators[slot].values)
+        }
+        if let duration = result.pointee.duration {
+          spool.append(duration, to: accumulators[slot].answerDurations)
+        }
       }
     }
     swap(&recent, &recentRuns[recentIndex])
@@ -111,13 +125,13 @@ public struct StatisticsCollector: Sendable {
 
   /// Appends the run's step durations, finding each step's spool variable through `recent`
   /// when the step sits where it sat in the task's last run.
-  private mutating func addStepDurations(_ run: StatisticsContribution, recent: inout RecentRun) {
+  private mutating func addStepDurations(_ run: RunContribution, recent: inout RecentRun) {
     for (index, step) in run.stepDurations.enumerated() {
       let variable: Int
       if index < recent.steps.count && recent.steps[index].step == step.step {
         variable = recent.steps[index].variable
       } else {
-        variable = stepVariable(task: run.taskIdentifier, step: step.step)
+        variable = stepVariable(task: run.taskID, step: step.step)
         recent.noteStep(step.step, variable: variable, at: index)
       }
       spool.append(step.seconds, to: variable)
@@ -163,29 +177,6 @@ public struct StatisticsCollector: Sendable {
     }
     return value.isFinite ? value : nil
   }
-
-  /// Adds the options `answer` chose, as answers.csv writes them (`nil` for a null choice
-  /// value), to `options`.
-  static func addChosenOptions(_ answer: borrowing Answer, to options: inout [String?]) {
-    func add(_ option: String?) {
-      if !options.contains(option) { options.append(option) }
-    }
-    switch answer {
-    case .boolean(let value): add(value ? "true" : "false")
-    case .choices(let values): for value in values { add(optionText(value)) }
-    default: break
-    }
-  }
-
-  /// The text of a choice value: text as is, numbers canonical, dates ISO 8601 UTC.
-  static func optionText(_ value: ChoiceValue) -> String? {
-    switch value {
-    case .text(let text): return text
-    case .number(let number): return number.text
-    case .date(let instant): return instant.millisecondsSince1970.map(ISO8601.utcMilliseconds)
-    case .null: return nil
-    }
-  }
 }
 
 // MARK: - Accumulators
@@ -226,6 +217,8 @@ struct RunOrder: Comparable, Sendable {
 struct TaskAccumulator: Sendable {
   var runCount = 0
   var participants: Set<String> = []
+  /// The participant of the task's last run (already in `participants`).
+  var lastParticipant = ""
   /// The spool variable of the run durations.
   var durations: Int
   /// The task's entry in `StatisticsCollector.recentRuns`.
@@ -238,9 +231,13 @@ struct TaskAccumulator: Sendable {
 
   /// Counts one run of the task: the run, its participant and its (finite) duration. Returns
   /// `recentRun`, so that the collector looks the task up once per run.
-  mutating func count(_ run: StatisticsContribution, spool: ValueSpool) -> Int {
+  mutating func count(_ run: RunContribution, spool: ValueSpool) -> Int {
     runCount += 1
-    if !run.participantID.isEmpty { participants.insert(run.participantID) }
+    // Runs of a participant mostly come together: a compare instead of hashing the id.
+    if !run.participantID.isEmpty && run.participantID != lastParticipant {
+      participants.insert(run.participantID)
+      lastParticipant = run.participantID
+    }
     if let duration = run.durationSeconds { spool.append(duration, to: durations) }
     return recentRun
   }
@@ -249,28 +246,28 @@ struct TaskAccumulator: Sendable {
 /// Where the questions and steps of a task's last run were found: runs of a task mostly
 /// repeat them in order, and comparing keys costs less than hashing them.
 struct RecentRun: Sendable {
-  var slots: [(key: StatisticsKey, slot: Int)] = []
+  var slots: [(key: QuestionKey, answerType: AnswerType, slot: Int)] = []
   var steps: [(step: String, variable: Int)] = []
 
-  /// The slot noted at `index` when it was noted for `key` (of this run's task: the task is
-  /// not compared). Read in place: the array's subscript copied the entry, retaining its three
-  /// strings, per result.
-  func slot(at index: Int, matching key: StatisticsKey) -> Int? {
+  /// The slot noted for the result at `index` when it was noted for `key` and `answerType` (of
+  /// this run's task: the task is not compared). Read in place: the array's subscript copied
+  /// the entry, retaining its strings, per result.
+  func slot(at index: Int, matching key: QuestionKey, answerType: AnswerType) -> Int? {
     slots.withUnsafeBufferPointer { slots in
       guard index < slots.count else { return nil }
       let noted = slots.baseAddress! + index
-      guard noted.pointee.key.answerType == key.answerType, noted.pointee.key.item == key.item,
+      guard noted.pointee.answerType == answerType, noted.pointee.key.item == key.item,
         noted.pointee.key.step == key.step
       else { return nil }
       return noted.pointee.slot
     }
   }
 
-  mutating func note(_ slot: Int, key: StatisticsKey, at index: Int) {
+  mutating func note(_ slot: Int, key: QuestionKey, answerType: AnswerType, at index: Int) {
     if index < slots.count {
-      slots[index] = (key, slot)
+      slots[index] = (key, answerType, slot)
     } else if index == slots.count {
-      slots.append((key, slot))
+      slots.append((key, answerType, slot))
     }
   }
 
@@ -279,26 +276,6 @@ struct RecentRun: Sendable {
       steps[index] = (step, variable)
     } else if index == steps.count {
       steps.append((step, variable))
-    }
-  }
-}
-
-/// What one run said about one question.
-struct RunQuestion {
-  var position: Int
-  var wasAnswered = false
-  var wasDontKnow = false
-  /// Chosen options, each once (a handful: a list beats hashing).
-  var options: [String?] = []
-
-  init(position: Int) { self.position = position }
-
-  /// Notes one occurrence's status (skipped needs no mark: it is what remains).
-  mutating func note(_ status: AnswerStatus) {
-    switch status {
-    case .answered: wasAnswered = true
-    case .dontKnow: wasDontKnow = true
-    case .skipped: break
     }
   }
 }
@@ -314,7 +291,11 @@ struct QuestionAccumulator: Sendable {
   /// Spool variables of the numeric values and of the answer durations.
   var values: Int
   var answerDurations: Int
-  var optionCounts: [String?: Int] = [:]
+  /// Per option, the runs that chose it.
+  var optionCounts: [String?: OptionTally] = [:]
+  /// The number of the last run that had the question, and its status there so far.
+  var lastRun = 0
+  var runStatus = AnswerStatus.skipped
 
   init(order: RunOrder, position: Int, values: Int, answerDurations: Int) {
     self.order = order
@@ -323,23 +304,74 @@ struct QuestionAccumulator: Sendable {
     self.answerDurations = answerDurations
   }
 
-  /// Counts one run's presence, status and chosen options. `isLatest`: the run comes after
-  /// every run counted before, so it is not the question's earliest (a question new in this
-  /// run was made with this run's order and the position it first has).
-  mutating func merge(_ seen: RunQuestion, from run: RunOrder, isLatest: Bool) {
-    if !isLatest, (run, seen.position) < (order, position) {
-      order = run
-      position = seen.position
+  /// Notes one result's status. The first result of a run counts the run's presence; one
+  /// status counts per run: answered beats don't know beats skipped. `isLatest`: the run comes
+  /// after every run counted before, so it is not the question's earliest (a question new in
+  /// this run was made with this run's order and the position it first has).
+  mutating func note(
+    _ status: AnswerStatus, position: Int, run: RunOrder, runNumber: Int, isLatest: Bool
+  ) {
+    guard lastRun == runNumber else {
+      lastRun = runNumber
+      if !isLatest, (run, position) < (order, self.position) {
+        order = run
+        self.position = position
+      }
+      presentedCount += 1
+      runStatus = status
+      tally(status, by: 1)
+      return
     }
-    presentedCount += 1
-    // One status per run: answered beats don't know beats skipped.
-    if seen.wasAnswered {
-      answeredCount += 1
-    } else if seen.wasDontKnow {
-      dontKnowCount += 1
-    } else {
-      skippedCount += 1
+    guard status.rank > runStatus.rank else { return }
+    tally(runStatus, by: -1)
+    tally(status, by: 1)
+    runStatus = status
+  }
+
+  private mutating func tally(_ status: AnswerStatus, by change: Int) {
+    switch status {
+    case .answered: answeredCount += change
+    case .dontKnow: dontKnowCount += change
+    case .skipped: skippedCount += change
     }
-    for option in seen.options { optionCounts[option, default: 0] += 1 }
+  }
+
+  /// Counts the options a result chose, each once per run (as answers.csv writes them: `nil`
+  /// for a null choice value).
+  mutating func count(
+    _ options: [WideOption], other: ResultContribution.OtherOptions, runNumber: Int
+  ) {
+    for option in options { optionCounts[option.text, default: OptionTally()].count(runNumber) }
+    guard !other.isEmpty else { return }
+    if other.contains(.booleanTrue) {
+      optionCounts["true", default: OptionTally()].count(runNumber)
+    }
+    if other.contains(.booleanFalse) {
+      optionCounts["false", default: OptionTally()].count(runNumber)
+    }
+    if other.contains(.null) { optionCounts[nil, default: OptionTally()].count(runNumber) }
+  }
+}
+
+/// How many runs chose an option, and the last of them (so a run counts once).
+struct OptionTally: Sendable {
+  var count = 0
+  var lastRun = 0
+
+  mutating func count(_ runNumber: Int) {
+    guard lastRun != runNumber else { return }
+    lastRun = runNumber
+    count += 1
+  }
+}
+
+extension AnswerStatus {
+  /// Which status a run keeps for a question it answered several times.
+  fileprivate var rank: Int {
+    switch self {
+    case .skipped: 0
+    case .dontKnow: 1
+    case .answered: 2
+    }
   }
 }

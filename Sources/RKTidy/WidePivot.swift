@@ -48,7 +48,7 @@ public final class WidePivot {
 
   /// Registers the run's questions and returns its partial row (to store until the end).
   public func add(_ run: TaskRun) -> WidePartialRow {
-    let contribution = WideRunContribution(run, encoder: encoder)
+    let contribution = RunContribution(run, encoder: encoder)
     let keys = register(contribution)
     var cells = contribution.runCells
     cells.reserveCapacity(cells.count + 2 * keys.count)
@@ -64,7 +64,7 @@ public final class WidePivot {
   /// Registers a run's questions and options; returns the keys of its partial-row pairs, one
   /// per pair of `contribution.forEachPairValue` (the row is `runCells`, then key, value, key,
   /// value…).
-  public func register(_ contribution: WideRunContribution) -> [Int64] {
+  public func register(_ contribution: RunContribution) -> [Int64] {
     let task = self.task(contribution.taskID)
     task.countRun()
     var keys: [Int64] = []
@@ -173,7 +173,7 @@ public final class WidePivot {
 
   /// The first question of the run that the task already knows (where a new opening
   /// question is placed before).
-  private func firstKnownQuestion(of run: WideRunContribution, in task: WideTask) -> Int? {
+  private func firstKnownQuestion(of run: RunContribution, in task: WideTask) -> Int? {
     for result in run.results {
       if let known = task.ordinal(of: result.key) { return known }
     }

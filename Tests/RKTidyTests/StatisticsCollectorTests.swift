@@ -93,6 +93,52 @@ final class StatisticsCollectorTests: XCTestCase {
     XCTAssertEqual(q1.numbers?.count, 1)
   }
 
+  func testCollector_RepeatedChoiceInOneRun_BestStatusAndEachOptionOncePerRun() throws {
+    // Run a: don't know, then a, a and null, then a and b. Run b: c, then skipped (answered
+    // stays). Run c: skipped, then don't know. Counted by hand: presented 3; answered a, b;
+    // don't know c; options a 1, b 1, c 1, null 1 (never 2 within a run).
+    func choices(_ values: [ChoiceValue]) -> Answer { .choices(values) }
+    let runs = [
+      StatisticsFixture.run(
+        source: "a", participant: "P1",
+        steps: [
+          ("s", [("q", .choice, .dontKnow)]),
+          ("s", [("q", .choice, choices([.text("a"), .text("a"), .null]))]),
+          ("s", [("q", .choice, choices([.text("a"), .text("b")]))]),
+        ]),
+      StatisticsFixture.run(
+        source: "b", participant: "P2",
+        steps: [
+          ("s", [("q", .choice, choices([.text("c")]))]), ("s", [("q", .choice, .skipped)]),
+        ]),
+      StatisticsFixture.run(
+        source: "c", participant: "P1",
+        steps: [("s", [("q", .choice, .skipped)]), ("s", [("q", .choice, .dontKnow)])]),
+    ]
+    for order in [runs, runs.reversed()] {
+      let tasks = collect(order)
+      XCTAssertEqual(tasks.first?.participantCount, 2)
+      let q = try question("q", in: tasks)
+      XCTAssertEqual(
+        [q.presentedCount, q.answeredCount, q.dontKnowCount, q.skippedCount], [3, 2, 1, 0])
+      XCTAssertEqual(q.options.map(\.value), ["a", "b", "c", nil])
+      XCTAssertEqual(q.options.map(\.count), [1, 1, 1, 1])
+    }
+  }
+
+  func testCollector_RepeatedBooleanInOneRun_CountsEachValueOncePerRun() throws {
+    let run = StatisticsFixture.run(
+      source: "a",
+      steps: [
+        ("s", [("yes", .boolean, .boolean(true))]), ("s", [("yes", .boolean, .boolean(true))]),
+        ("s", [("yes", .boolean, .boolean(false))]),
+      ])
+    let yes = try question("yes", in: collect([run]))
+    XCTAssertEqual(yes.options.map(\.value), ["true", "false"])
+    XCTAssertEqual(yes.options.map(\.count), [1, 1])
+    XCTAssertEqual([yes.presentedCount, yes.answeredCount], [1, 1])
+  }
+
   func testCollector_NonFiniteNumber_IsAnsweredButNotSummarised() throws {
     let run = StatisticsFixture.run(
       source: "a",

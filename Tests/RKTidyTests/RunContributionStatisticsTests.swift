@@ -3,7 +3,7 @@ import RKModel
 import RKTidy
 import XCTest
 
-final class StatisticsContributionTests: XCTestCase {
+final class RunContributionStatisticsTests: XCTestCase {
   /// A step holding one scale question `q<step number>`, lasting `seconds`.
   private func step(_ number: Int, value: Int, seconds: Double) -> StepRecord {
     StepRecord(
@@ -36,7 +36,7 @@ final class StatisticsContributionTests: XCTestCase {
 
   private func collect(_ runs: [TaskRun]) -> [TaskStatistics] {
     var collector = StatisticsCollector()
-    for run in runs { collector.add(StatisticsContribution(run)) }
+    for run in runs { collector.add(RunContribution(run, flattener: Flattener(timeZone: .utc))) }
     return collector.statistics()
   }
 
