@@ -87,8 +87,17 @@ final class ExportOutputs {
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
   func addDerivedOnly(_ prepared: PreparedRun) throws {
-    if let row = prepared.wideRow {
-      try spool.append(row, filling: pivot.register(prepared.contribution))
+    if prepared.feedsWideTables {
+      // The row goes straight into the spool's buffer as the pivot numbers its columns.
+      let run = prepared.contribution
+      try spool.appendRow(cellCount: 1 + run.runCells.count + 2 * run.pairCount) { row in
+        row.append(.text(run.taskID))
+        for cell in run.runCells { row.append(cell) }
+        pivot.register(run) { key, value in
+          row.append(.integer(key))
+          row.append(value)
+        }
+      }
     }
     statistics.add(prepared.contribution)
   }

@@ -28,9 +28,8 @@ struct PreparedRun: Sendable {
   var answerSheetRows: XLSXRows?
   /// Its share of the wide tables and the statistics.
   var contribution: RunContribution
-  /// Its wide tables' spool row (a `WidePartialRow`: task id, run cells, then (key, value)
-  /// pairs whose keys `WidePivot.register` assigns); nil when only statistics were asked for.
-  var wideRow: EncodedSpoolRow?
+  /// False when only statistics were asked for.
+  var feedsWideTables = true
 }
 
 /// An input's runs, prepared, and how many `--since` left out.
@@ -102,17 +101,13 @@ struct RunPreparer: Sendable {
   /// and the original destroyed (a 480-byte value and ~20 references, per run).
   private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
     let checked = CheckedRun(run, file: file)
-    guard output != .statistics else {
-      return PreparedRun(checked: checked, contribution: contribution(run))
-    }
     guard output == .everything else {
-      var contribution = contribution(run)
-      let wideRow = wideRow(&contribution)
-      return PreparedRun(checked: checked, contribution: contribution, wideRow: wideRow)
+      return PreparedRun(
+        checked: checked, contribution: RunContribution(run, flattener: flattener),
+        feedsWideTables: output == .derived)
     }
     if options.writeXLSX {
-      var contribution = contribution(run)
-      let wideRow = wideRow(&contribution)
+      let contribution = RunContribution(run, flattener: flattener)
       // The workbook needs cells; the CSV bytes are rendered from the same cells.
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
@@ -130,7 +125,7 @@ struct RunPreparer: Sendable {
         taskRunSheetRows: XLSXRows(encoding: [taskRunRow], timeZone: zone),
         stepSheetRows: XLSXRows(encoding: stepRows, timeZone: zone),
         answerSheetRows: XLSXRows(encoding: answerRows, timeZone: zone),
-        contribution: contribution, wideRow: wideRow)
+        contribution: contribution)
     }
     // Capacity: typical row lengths, so the buffer rarely grows.
     var rows = makeBuilder(
@@ -140,33 +135,10 @@ struct RunPreparer: Sendable {
     let stepCount = flattener.appendStepRows(run, to: &rows)
     let stepsEnd = rows.byteCount
     // The answers' rows and the contribution in one pass: each answer encoded once.
-    let (answerCount, made) = flattener.appendAnswerRowsAndContribution(run, to: &rows)
-    var contribution = made
-    let wideRow = wideRow(&contribution)
+    let (answerCount, contribution) = flattener.appendAnswerRowsAndContribution(run, to: &rows)
     return PreparedRun(
       checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
-      stepCount: stepCount, answerCount: answerCount, contribution: contribution,
-      wideRow: wideRow)
-  }
-
-  private func contribution(_ run: TaskRun) -> RunContribution {
-    RunContribution(run, flattener: flattener)
-  }
-
-  /// The wide tables' spool row of `contribution`. Its run cells live on in the row and leave
-  /// the contribution: freed here, not on the writing thread.
-  private func wideRow(_ contribution: inout RunContribution) -> EncodedSpoolRow {
-    var row = EncodedSpoolRow(
-      cellCount: 1 + contribution.runCells.count + 2 * contribution.pairCount)
-    row.append(.text(contribution.taskID))
-    for cell in contribution.runCells { row.append(cell) }
-    contribution.forEachPairValue { value in
-      row.appendPlaceholder()
-      row.append(value)
-    }
-    row.finish()
-    contribution.runCells = []
-    return row
+      stepCount: stepCount, answerCount: answerCount, contribution: contribution)
   }
 
   private func makeBuilder(capacity: Int) -> CSVRowBuilder {

@@ -3,7 +3,7 @@
 import RKModel
 import RKTable
 
-/// What `WidePivot.register(_:)` and `StatisticsCollector.add(_:)` need of one task run: its
+/// What `WidePivot.register(_:pairs:)` and `StatisticsCollector.add(_:)` need of one task run: its
 /// run cells, identity and durations and, per result, the question, what its value says about
 /// the column, its status, its numeric value and the cells of its partial-row pairs.
 ///
@@ -16,7 +16,7 @@ public struct RunContribution: Sendable {
   /// `participant_id, task_run_uuid, task_start, task_end, task_duration_s`.
   public var runCells: [Cell]
   /// How many (key, value) pairs the partial row has: per answered question one, plus one per
-  /// chosen option. `register` returns their keys; `forEachPairValue` gives their values.
+  /// chosen option (`WidePivot.register(_:pairs:)` gives them).
   public private(set) var pairCount: Int
   var results: [ResultContribution]
   var participantID: String
@@ -66,18 +66,6 @@ public struct RunContribution: Sendable {
   fileprivate mutating func append(_ result: consuming ResultContribution) {
     if result.isAnswered { pairCount += 1 + result.options.count }
     results.append(consume result)
-  }
-
-  /// The values of the partial row's pairs, in order: per answered question its packed value,
-  /// then `.integer(1)` per chosen option. (Read from the results: an array of them was one
-  /// more allocation and a copy of every value, per run.)
-  public func forEachPairValue(_ body: (Cell) -> Void) {
-    results.withUnsafeBufferPointer { results in
-      for index in results.indices where results[index].isAnswered {
-        body(results[index].packed)
-        for _ in results[index].options { body(.integer(1)) }
-      }
-    }
   }
 }
 

@@ -49,26 +49,22 @@ public final class WidePivot {
   /// Registers the run's questions and returns its partial row (to store until the end).
   public func add(_ run: TaskRun) -> WidePartialRow {
     let contribution = RunContribution(run, encoder: encoder)
-    let keys = register(contribution)
     var cells = contribution.runCells
-    cells.reserveCapacity(cells.count + 2 * keys.count)
-    var pair = 0
-    contribution.forEachPairValue { value in
-      cells.append(.integer(keys[pair]))
+    cells.reserveCapacity(cells.count + 2 * contribution.pairCount)
+    register(contribution) { key, value in
+      cells.append(.integer(key))
       cells.append(value)
-      pair += 1
     }
     return WidePartialRow(taskID: contribution.taskID, cells: cells)
   }
 
-  /// Registers a run's questions and options; returns the keys of its partial-row pairs, one
-  /// per pair of `contribution.forEachPairValue` (the row is `runCells`, then key, value, key,
-  /// value…).
-  public func register(_ contribution: RunContribution) -> [Int64] {
+  /// Registers a run's questions and options, and gives each (key, value) pair of its partial
+  /// row to `pair` in order (the row is `runCells`, then key, value, key, value…): per
+  /// answered question its packed value, then `.integer(1)` per chosen option. The caller
+  /// writes the row where it keeps it, with no array of keys or values per run.
+  public func register(_ contribution: RunContribution, pairs pair: (Int64, Cell) -> Void) {
     let task = self.task(contribution.taskID)
     task.countRun()
-    var keys: [Int64] = []
-    keys.reserveCapacity(contribution.pairCount)
     var previous: Int?
     let results = contribution.results
     // Fields are read in place: copying each result would retain all its strings.
@@ -93,13 +89,12 @@ public final class WidePivot {
         if allowsSeveral { state.allowsSeveral = true }
       }
       guard results[index].isAnswered else { continue }
-      keys.append(WidePartialRow.key(question: question, option: 0))
+      pair(WidePartialRow.key(question: question, option: 0), results[index].packed)
       for option in results[index].options {
         let ordinal = task.option(option.text, number: option.number, question: question)
-        keys.append(WidePartialRow.key(question: question, option: ordinal))
+        pair(WidePartialRow.key(question: question, option: ordinal), .integer(1))
       }
     }
-    return keys
   }
 
   /// Task ids with at least one run or definition, in Unicode order.

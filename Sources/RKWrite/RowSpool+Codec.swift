@@ -13,9 +13,6 @@ enum RowCodec {
     case boolTrue = 5
     case instant = 6
     case seconds = 7
-    /// An integer in eight fixed bytes, so it can be filled in after the row is encoded
-    /// (`EncodedSpoolRow`); decodes as `Cell.integer`.
-    case fixedInteger = 8
   }
 
   /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
@@ -117,7 +114,6 @@ enum RowCodec {
       guard let text = cursor.string(), let value = cursor.double() else { return nil }
       return .number(text: text, value: value)
     case .integer: return cursor.varint().map { .integer(unzigzag($0)) }
-    case .fixedInteger: return cursor.fixed64().map { .integer(Int64(bitPattern: $0)) }
     case .boolFalse: return .bool(false)
     case .boolTrue: return .bool(true)
     case .instant: return cursor.varint().map { .instant(millisecondsSince1970: unzigzag($0)) }
@@ -140,7 +136,7 @@ enum RowCodec {
       case .text: valid = cursor.stringBytes() != nil
       case .number: valid = cursor.stringBytes() != nil && cursor.fixed64() != nil
       case .integer, .instant: valid = cursor.varint() != nil
-      case .fixedInteger, .seconds: valid = cursor.fixed64() != nil
+      case .seconds: valid = cursor.fixed64() != nil
       }
       guard valid else { return false }
     }

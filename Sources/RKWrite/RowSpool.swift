@@ -73,21 +73,35 @@ public final class RowSpool {
     if buffer.count >= RowSpool.capacity { try flush() }
   }
 
-  /// Appends a row encoded beforehand (e.g. on another thread), its placeholders filled
-  /// with `integers` in order. Throws when the counts differ or the row is unfinished.
-  public func append(_ row: EncodedSpoolRow, filling integers: [Int64]) throws {
+  /// Appends one row of `cellCount` cells that `body` writes straight into the spool's buffer:
+  /// a row made where its cells are known, with no array or buffer of its own (the wide
+  /// tables' rows; their column keys are known only on the writing thread). Throws, appending
+  /// nothing, when `body` writes another number of cells or the row is 4 GiB or more.
+  public func appendRow(cellCount: Int, _ body: (inout SpoolRowWriter) -> Void) throws {
     guard descriptor >= 0 else { throw WriteError.closed(path: label) }
-    guard row.isFinished, integers.count == row.placeholders.count else {
+    // The buffer is lent to the writer and taken back: appends to a class property pay an
+    // exclusivity check each.
+    var writer = SpoolRowWriter()
+    swap(&writer.bytes, &buffer)
+    let start = writer.bytes.count
+    writer.used = start + 4
+    writer.write(maximumSize: RowCodec.maximumVarintSize) {
+      RowCodec.write(varint: UInt64(cellCount), at: $0)
+    }
+    body(&writer)
+    writer.bytes.removeLast(writer.bytes.count - writer.used)
+    let complete = writer.cellsWritten == cellCount
+    if !complete { writer.bytes.removeSubrange(start...) }
+    let fits = complete && RowCodec.endRow(startingAt: start, in: &writer.bytes)
+    swap(&writer.bytes, &buffer)
+    guard complete else {
       throw WriteError(
         path: label, operation: .write, errorNumber: nil,
-        reason: "row has \(row.placeholders.count) placeholders, given \(integers.count) values")
+        reason: "row of \(cellCount) cells was given \(writer.cellsWritten)")
     }
-    let start = buffer.count
-    buffer.append(contentsOf: row.bytes)
-    buffer.withUnsafeMutableBytes { bytes in
-      for (offset, value) in zip(row.placeholders, integers) {
-        bytes.storeBytes(of: value.littleEndian, toByteOffset: start + offset, as: Int64.self)
-      }
+    guard fits else {
+      throw WriteError(
+        path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
     }
     rowCount += 1
     if buffer.count >= RowSpool.capacity { try flush() }
@@ -256,5 +270,36 @@ public final class RowSpool {
       }
       fileOffset += Int64(want)
     }
+  }
+}
+
+/// Writes the cells of one `RowSpool.appendRow(cellCount:_:)` row in place.
+public struct SpoolRowWriter {
+  /// The spool's buffer while the row is written. Past `used` are zeroed bytes of room, which
+  /// the next cells are written into through a pointer (appending each part cost over a
+  /// hundred instructions in checks) and which the spool drops after the row.
+  fileprivate var bytes: [UInt8] = []
+  fileprivate var used = 0
+  fileprivate private(set) var cellsWritten = 0
+
+  fileprivate init() {}
+
+  public mutating func append(_ cell: Cell) {
+    write(maximumSize: RowCodec.maximumSize(of: cell)) { RowCodec.write(cell, at: $0) }
+    cellsWritten += 1
+  }
+
+  /// Runs `body` at the first unwritten byte, with `maximumSize` zeroed bytes of room made
+  /// first; `body` returns how many it wrote.
+  @inline(__always)
+  fileprivate mutating func write(
+    maximumSize: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int
+  ) {
+    if bytes.count - used < maximumSize {
+      // Room for this cell and typical cells after it, so a row grows the buffer about once.
+      bytes.append(contentsOf: repeatElement(0, count: maximumSize + 256))
+    }
+    let start = used
+    used += bytes.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
   }
 }

@@ -25,13 +25,9 @@ public struct SpooledRow {
 
   /// The value of an integer cell; nil for any other cell.
   public func integer(at index: Int) -> Int64? {
-    guard let (tag, payload) = tagged(index) else { return nil }
+    guard let (tag, payload) = tagged(index), tag == .integer else { return nil }
     var cursor = payload
-    switch tag {
-    case .integer: return cursor.varint().map(RowCodec.unzigzag)
-    case .fixedInteger: return cursor.fixed64().map { Int64(bitPattern: $0) }
-    default: return nil
-    }
+    return cursor.varint().map(RowCodec.unzigzag)
   }
 
   /// The text of a text cell; nil for any other cell.

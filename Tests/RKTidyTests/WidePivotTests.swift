@@ -297,11 +297,12 @@ final class WideShareInOnePassTests: XCTestCase {
     XCTAssertEqual(together.taskID, apart.taskID)
     XCTAssertEqual(together.runCells, apart.runCells)
     XCTAssertEqual(together.pairCount, apart.pairCount)
-    var togetherValues: [Cell] = []
-    var apartValues: [Cell] = []
-    together.forEachPairValue { togetherValues.append($0) }
-    apart.forEachPairValue { apartValues.append($0) }
-    XCTAssertEqual(togetherValues, apartValues)
+    var togetherPairs: [Cell] = []
+    var apartPairs: [Cell] = []
+    WidePivot().register(together) { togetherPairs += [.integer($0), $1] }
+    WidePivot().register(apart) { apartPairs += [.integer($0), $1] }
+    XCTAssertEqual(togetherPairs, apartPairs)
+    XCTAssertEqual(togetherPairs.count, 2 * together.pairCount)
     XCTAssertEqual(together.results.count, 17)
     for (one, other) in zip(together.results, apart.results) {
       XCTAssertEqual(one.key, other.key)

@@ -119,59 +119,68 @@ final class RowSpoolTests: XCTestCase {
     }
   }
 
-  func testRowSpool_EncodedRowPlaceholders_FilledInOrder() throws {
+  func testRowSpool_RowWrittenInPlace_ReadsBackBetweenArrayRows() throws {
     let spool = try RowSpool(directory: folder.path)
-    var row = EncodedSpoolRow(cellCount: 4)
-    row.append(.text("survey"))
-    row.appendPlaceholder()
-    row.append(.bool(true))
-    row.appendPlaceholder()
-    XCTAssertTrue(row.finish())
-    try spool.append(row, filling: [42, Int64.min])
     try spool.append([.integer(7)])
+    try spool.appendRow(cellCount: 4) { row in
+      row.append(.text("survey"))
+      row.append(.integer(42))
+      row.append(.bool(true))
+      row.append(.integer(Int64.min))
+    }
+    try spool.append([.empty])
+    XCTAssertEqual(spool.rowCount, 3)
     XCTAssertEqual(
       try readAll(spool),
-      [[.text("survey"), .integer(42), .bool(true), .integer(Int64.min)], [.integer(7)]])
+      [[.integer(7)], [.text("survey"), .integer(42), .bool(true), .integer(Int64.min)], [.empty]])
   }
 
-  func testRowSpool_EncodedRowEveryCellKindPastItsRoom_ReadsBackTheSameCells() throws {
-    // Two cells get 48 bytes of room at first: the long text makes the row grow, and the
-    // cells after it are written past the first room.
-    let longText = String(repeating: "ünï,\"😀", count: 40)
+  func testRowSpool_RowWrittenInPlaceEveryCellKindPastItsRoom_ReadsBackTheSameCells() throws {
+    // A row starts with 266 bytes of room: the long text (over 1,000 bytes) makes it grow, and
+    // the cells after it are written past the first room.
+    let longText = String(repeating: "ünï,\"😀", count: 100)
     let cells: [Cell] = [
       .text(longText), .empty, .text(""), .text("short"), .number(text: "1e-07", value: 1e-7),
       .integer(Int64.min), .integer(Int64.max), .integer(0), .bool(true), .bool(false),
       .instant(millisecondsSince1970: -1_463_427_265_846), .seconds(-2.5),
     ]
     let spool = try RowSpool(directory: folder.path)
-    var row = EncodedSpoolRow(cellCount: 2)
-    row.append(.text(longText))
-    row.appendPlaceholder()
-    XCTAssertTrue(row.finish())
-    var everyKind = EncodedSpoolRow(cellCount: cells.count + 1)
-    for cell in cells { everyKind.append(cell) }
-    everyKind.appendPlaceholder()
-    XCTAssertTrue(everyKind.finish())
-    try spool.append(row, filling: [-1])
-    try spool.append(everyKind, filling: [1 << 40])
+    try spool.appendRow(cellCount: cells.count) { row in
+      for cell in cells { row.append(cell) }
+    }
     // The same cells as the array encoder writes (`RowSpool.append(_:)`).
     try spool.append(cells)
-    XCTAssertEqual(
-      try readAll(spool), [[.text(longText), .integer(-1)], cells + [.integer(1 << 40)], cells])
+    // Enough rows to pass the 64 KiB buffer and be flushed between rows.
+    for index in 0..<100 {
+      try spool.appendRow(cellCount: 2) { row in
+        row.append(.text(longText))
+        row.append(.integer(Int64(index)))
+      }
+    }
+    let rows = try readAll(spool)
+    XCTAssertEqual(rows.count, 102)
+    XCTAssertEqual(Array(rows.prefix(2)), [cells, cells])
+    XCTAssertEqual(rows.last, [.text(longText), .integer(99)])
   }
 
-  func testRowSpool_EncodedRowWrongCounts_ThrowsAndWritesNothing() throws {
+  func testRowSpool_RowWrittenInPlaceWrongCellCount_ThrowsAndWritesNothing() throws {
     let spool = try RowSpool(directory: folder.path)
-    var short = EncodedSpoolRow(cellCount: 2)
-    short.append(.integer(1))
-    XCTAssertFalse(short.finish())
-    XCTAssertThrowsError(try spool.append(short, filling: []))
-    var row = EncodedSpoolRow(cellCount: 1)
-    row.appendPlaceholder()
-    row.finish()
-    XCTAssertThrowsError(try spool.append(row, filling: [1, 2]))
-    XCTAssertEqual(spool.rowCount, 0)
-    XCTAssertEqual(try readAll(spool), [])
+    try spool.append([.text("before")])
+    XCTAssertThrowsError(try spool.appendRow(cellCount: 2) { $0.append(.integer(1)) })
+    XCTAssertThrowsError(
+      try spool.appendRow(cellCount: 1) { row in
+        row.append(.integer(1))
+        row.append(.integer(2))
+      })
+    try spool.append([.text("after")])
+    XCTAssertEqual(spool.rowCount, 2)
+    XCTAssertEqual(try readAll(spool), [[.text("before")], [.text("after")]])
+  }
+
+  func testRowSpool_ClosedSpool_RowWrittenInPlaceThrows() throws {
+    let spool = try RowSpool(directory: folder.path)
+    spool.close()
+    XCTAssertThrowsError(try spool.appendRow(cellCount: 1) { $0.append(.empty) })
   }
 
   // MARK: - Rows read in place
@@ -184,11 +193,10 @@ final class RowSpoolTests: XCTestCase {
       .seconds(2.5),
     ]
     try spool.append(row)
-    var encoded = EncodedSpoolRow(cellCount: 2)
-    encoded.append(.text("task"))
-    encoded.appendPlaceholder()
-    encoded.finish()
-    try spool.append(encoded, filling: [42])
+    try spool.appendRow(cellCount: 2) { row in
+      row.append(.text("task"))
+      row.append(.integer(42))
+    }
     let reader = try spool.makeReader()
     var seen: [[Cell]] = []
     while try reader.next({ spooled in

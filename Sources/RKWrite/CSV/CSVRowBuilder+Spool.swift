@@ -38,12 +38,6 @@ extension CSVRowBuilder {
       } else {
         appendEmpty()
       }
-    case .fixedInteger:
-      if let bits = cursor.fixed64() {
-        appendInteger(Int64(bitPattern: bits))
-      } else {
-        appendEmpty()
-      }
     case .boolFalse: appendBool(false)
     case .boolTrue: appendBool(true)
     case .instant:
