@@ -90,9 +90,10 @@ final class ExportOutputs {
     if prepared.feedsWideTables {
       // The row goes straight into the spool's buffer as the pivot numbers its columns.
       let run = prepared.contribution
-      try spool.appendRow(cellCount: 1 + run.runCells.count + 2 * run.pairCount) { row in
+      let cellCount = 1 + WidePartialRow.runCellCount + 2 * run.pairCount
+      try spool.appendRow(cellCount: cellCount) { row in
         row.append(.text(run.taskID))
-        for cell in run.runCells { row.append(cell) }
+        run.forEachRunCell { row.append($0) }
         pivot.register(run) { key, value in
           row.append(.integer(key))
           row.append(value)

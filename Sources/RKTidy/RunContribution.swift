@@ -13,13 +13,14 @@ import RKTable
 /// their own until session 26: a second walk of every run and four more arrays per run.)
 public struct RunContribution: Sendable {
   public var taskID: String
-  /// `participant_id, task_run_uuid, task_start, task_end, task_duration_s`.
-  public var runCells: [Cell]
   /// How many (key, value) pairs the partial row has: per answered question one, plus one per
   /// chosen option (`WidePivot.register(_:pairs:)` gives them).
   public private(set) var pairCount: Int
   var results: [ResultContribution]
   var participantID: String
+  var runUUID: String?
+  var startDate: Instant?
+  var endDate: Instant?
   /// Orders the run among all runs, whatever order they are added in.
   var order: RunOrder
   /// The run's duration when finite.
@@ -43,13 +44,12 @@ public struct RunContribution: Sendable {
   /// The run's cells, identity and durations, without results yet.
   fileprivate init(run: borrowing TaskRun) {
     taskID = run.taskIdentifier
-    runCells = [
-      .text(run.participantID), textCell(run.runUUID), instantCell(run.startDate),
-      instantCell(run.endDate), secondsCell(run.durationSeconds),
-    ]
     pairCount = 0
     results = []
     participantID = run.participantID
+    runUUID = run.runUUID
+    startDate = run.startDate
+    endDate = run.endDate
     order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
     durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
     var stepDurations: [StepDuration] = []
@@ -60,6 +60,25 @@ public struct RunContribution: Sendable {
       }
     }
     self.stepDurations = stepDurations
+  }
+
+  /// The wide row's run cells: `participant_id, task_run_uuid, task_start, task_end,
+  /// task_duration_s` (`WidePartialRow.runCellCount`).
+  public var runCells: [Cell] {
+    var cells: [Cell] = []
+    cells.reserveCapacity(WidePartialRow.runCellCount)
+    forEachRunCell { cells.append($0) }
+    return cells
+  }
+
+  /// Gives the run cells to `body` in order: made from the run's fields where they are
+  /// written, not kept as an array per run.
+  public func forEachRunCell(_ body: (Cell) -> Void) {
+    body(.text(participantID))
+    body(textCell(runUUID))
+    body(instantCell(startDate))
+    body(instantCell(endDate))
+    body(secondsCell(durationSeconds))
   }
 
   /// Appends `result` (the next of the run, in archive order).
