@@ -14,6 +14,7 @@ extension StatisticsCollector {
         Quantile.type7(&order, probability: 0.5), Quantile.type7(&order, probability: 0.9)
       )
     }
+    let tasks = self.tasks
     return tasks.keys.sorted().compactMap { taskIdentifier in
       guard let task = tasks[taskIdentifier] else { return nil }
       let ordered = (questionsByTask[taskIdentifier] ?? []).sorted { lhs, rhs in

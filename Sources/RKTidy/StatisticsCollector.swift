@@ -21,7 +21,12 @@ import RKTable
 /// ```
 public struct StatisticsCollector: Sendable {
   var definitions: [DefinitionKey: DefinitionEntry] = [:]
-  var tasks: [String: TaskAccumulator] = [:]
+  /// Each task's number: its place in `taskAccumulators` and `recentRuns`.
+  var taskNumbers: [String: Int] = [:]
+  var taskAccumulators: [TaskAccumulator] = []
+  /// The tasks of the last few runs, compared before hashing: hashing the id cost ~350
+  /// instructions a run, a compare of short ids a few dozen.
+  var recentTasks: [(taskID: String, number: Int)] = []
   /// Step durations: the spool variable of each step.
   var steps: [StepKey: Int] = [:]
   /// Shared by copies of the collector: add to one copy only.
@@ -31,8 +36,7 @@ public struct StatisticsCollector: Sendable {
   var questionSlots: [StatisticsKey: Int] = [:]
   var questionKeys: [StatisticsKey] = []
   var accumulators: [QuestionAccumulator] = []
-  /// Per task (`TaskAccumulator.recentRun`), where the questions and steps of its last run
-  /// were found.
+  /// Per task (by number), where the questions and steps of its last run were found.
   var recentRuns: [RecentRun] = []
   /// The latest (greatest) `RunOrder` added so far. Runs mostly arrive in that order, and a
   /// run after every other cannot be any question's earliest, so `add` then skips comparing
@@ -40,6 +44,9 @@ public struct StatisticsCollector: Sendable {
   var latestOrder: RunOrder?
   /// Runs added so far: the current run's number, which marks what a run has counted already.
   var runsAdded = 0
+
+  /// Every task seen so far with its accumulated counts.
+  var tasks: [String: TaskAccumulator] { taskNumbers.mapValues { taskAccumulators[$0] } }
 
   /// Every question seen so far with its accumulated counts and values.
   var questions: [StatisticsKey: QuestionAccumulator] {
@@ -75,18 +82,12 @@ public struct StatisticsCollector: Sendable {
     if isLatest { latestOrder = order }
     runsAdded += 1
     let runNumber = runsAdded
-    // One lookup of the task: its accumulator is made (with its spool variable and the next
-    // entry of `recentRuns`) only for a new task.
     let spool = self.spool
-    let nextRecentRun = recentRuns.count
-    let recentIndex = tasks[
-      run.taskID,
-      default: TaskAccumulator(durations: spool.makeVariable(), recentRun: nextRecentRun)
-    ].count(run, spool: spool)
-    if recentIndex == recentRuns.count { recentRuns.append(RecentRun()) }
+    let task = taskNumber(run.taskID)
+    taskAccumulators[task].count(run, spool: spool)
     // Taken out (and put back below) so that appending to its arrays copies nothing.
     var recent = RecentRun()
-    swap(&recent, &recentRuns[recentIndex])
+    swap(&recent, &recentRuns[task])
     addStepDurations(run, recent: &recent)
     // Fields are read in place: copying each result would retain all its strings and arrays.
     run.results.withUnsafeBufferPointer { results in
@@ -120,8 +121,28 @@ public struct StatisticsCollector: Sendable {
         }
       }
     }
-    swap(&recent, &recentRuns[recentIndex])
+    swap(&recent, &recentRuns[task])
   }
+
+  /// The number of task `taskID`; a new task gets its accumulator and `recentRuns` entry.
+  private mutating func taskNumber(_ taskID: String) -> Int {
+    for recent in recentTasks where recent.taskID == taskID { return recent.number }
+    let number: Int
+    if let known = taskNumbers[taskID] {
+      number = known
+    } else {
+      number = taskAccumulators.count
+      taskNumbers[taskID] = number
+      taskAccumulators.append(TaskAccumulator(durations: spool.makeVariable()))
+      recentRuns.append(RecentRun())
+    }
+    if recentTasks.count == Self.recentTaskLimit { recentTasks.removeFirst() }
+    recentTasks.append((taskID, number))
+    return number
+  }
+
+  /// Tasks compared by id before the table is asked (a study has a handful of tasks).
+  private static let recentTaskLimit = 8
 
   /// Appends the run's step durations, finding each step's spool variable through `recent`
   /// when the step sits where it sat in the task's last run.
@@ -221,17 +242,11 @@ struct TaskAccumulator: Sendable {
   var lastParticipant = ""
   /// The spool variable of the run durations.
   var durations: Int
-  /// The task's entry in `StatisticsCollector.recentRuns`.
-  let recentRun: Int
 
-  init(durations: Int, recentRun: Int) {
-    self.durations = durations
-    self.recentRun = recentRun
-  }
+  init(durations: Int) { self.durations = durations }
 
-  /// Counts one run of the task: the run, its participant and its (finite) duration. Returns
-  /// `recentRun`, so that the collector looks the task up once per run.
-  mutating func count(_ run: RunContribution, spool: ValueSpool) -> Int {
+  /// Counts one run of the task: the run, its participant and its (finite) duration.
+  mutating func count(_ run: RunContribution, spool: ValueSpool) {
     runCount += 1
     // Runs of a participant mostly come together: a compare instead of hashing the id.
     if !run.participantID.isEmpty && run.participantID != lastParticipant {
@@ -239,7 +254,6 @@ struct TaskAccumulator: Sendable {
       lastParticipant = run.participantID
     }
     if let duration = run.durationSeconds { spool.append(duration, to: durations) }
-    return recentRun
   }
 }
 

@@ -126,6 +126,29 @@ final class StatisticsCollectorTests: XCTestCase {
     }
   }
 
+  func testCollector_TwelveTasksTakenInTurns_EachRunCountedForItsOwnTask() throws {
+    // More tasks than the collector compares before hashing (8): runs of task k answer k.
+    var runs: [TaskRun] = []
+    for round in 0..<3 {
+      for task in 0..<12 {
+        runs.append(
+          StatisticsFixture.run(
+            task: "t\(task)", source: "r\(round)-\(task)", participant: "P\(round)",
+            steps: [("s", [("q", .scale, .scale(NumberValue(task)))])]))
+      }
+    }
+    let tasks = collect(runs)
+    XCTAssertEqual(tasks.count, 12)
+    for task in tasks {
+      let number = try XCTUnwrap(Int(task.taskIdentifier.dropFirst()))
+      XCTAssertEqual(task.runCount, 3)
+      XCTAssertEqual(task.participantCount, 3)
+      let q = try XCTUnwrap(task.questions.first)
+      XCTAssertEqual([q.numbers?.minimum, q.numbers?.maximum], [Double(number), Double(number)])
+      XCTAssertEqual(q.numbers?.count, 3)
+    }
+  }
+
   func testCollector_RepeatedBooleanInOneRun_CountsEachValueOncePerRun() throws {
     let run = StatisticsFixture.run(
       source: "a",
