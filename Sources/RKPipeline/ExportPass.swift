@@ -359,6 +359,8 @@ struct ExportPass {
           fields: [("path", .text(item.displayPath))]))
     }
     report.filesRead += 1
+    // The run UUIDs are kept only for the state file (an array per input otherwise for nothing).
+    let keepsUUIDs = piece.fingerprint != nil
     var uuids: [String] = []
     let status: InputStatus
     switch outcome {
@@ -375,7 +377,7 @@ struct ExportPass {
           for event in warnings.check(runs[index].checked, inputNumber: number) {
             log.log(event)
           }
-          if let uuid = runs[index].checked.runUUID { uuids.append(uuid) }
+          if keepsUUIDs, let uuid = runs[index].checked.runUUID { uuids.append(uuid) }
           answers += try outputs.add(runs[index])
         }
       }
