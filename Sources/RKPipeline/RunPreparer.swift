@@ -101,10 +101,13 @@ struct RunPreparer: Sendable {
   /// and the original destroyed (a 480-byte value and ~20 references, per run).
   private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
     let checked = CheckedRun(run, file: file)
-    guard output == .everything else {
+    guard output != .statistics else {
       return PreparedRun(
-        checked: checked, contribution: RunContribution(run, flattener: flattener),
-        feedsWideTables: output == .derived)
+        checked: checked, contribution: RunContribution(statisticsOf: run),
+        feedsWideTables: false)
+    }
+    guard output == .everything else {
+      return PreparedRun(checked: checked, contribution: RunContribution(run, flattener: flattener))
     }
     if options.writeXLSX {
       let contribution = RunContribution(run, flattener: flattener)

@@ -27,14 +27,23 @@ public struct RunContribution: Sendable {
   var durationSeconds: Double?
   /// Steps with a finite duration, in run order.
   var stepDurations: [StepDuration]
+  /// False for a contribution to the statistics alone: no packed wide values were made.
+  let hasWideValues: Bool
 
   /// The run's contribution, values encoded as the flattener encodes answers.csv values.
   public init(_ run: borrowing TaskRun, flattener: Flattener) {
     self.init(run, encoder: flattener.encoder)
   }
 
-  init(_ run: borrowing TaskRun, encoder: AnswerEncoder) {
-    self.init(run: run)
+  /// The run's contribution to the statistics alone (`rkexport stats`): the wide values, which
+  /// the statistics do not read, are not made. `WidePivot.register` refuses it.
+  public init(statisticsOf run: borrowing TaskRun) {
+    self.init(run, encoder: nil)
+  }
+
+  /// `encoder` nil: no wide values.
+  init(_ run: borrowing TaskRun, encoder: AnswerEncoder?) {
+    self.init(run: run, hasWideValues: encoder != nil)
     results.reserveCapacity(run.steps.reduce(0) { $0 + $1.results.count })
     run.forEachRecordInPlace { record, step in
       append(ResultContribution(record, step: step, encoder: encoder))
@@ -42,7 +51,8 @@ public struct RunContribution: Sendable {
   }
 
   /// The run's cells, identity and durations, without results yet.
-  fileprivate init(run: borrowing TaskRun) {
+  fileprivate init(run: borrowing TaskRun, hasWideValues: Bool = true) {
+    self.hasWideValues = hasWideValues
     taskID = run.taskIdentifier
     pairCount = 0
     results = []
@@ -125,14 +135,17 @@ struct ResultContribution: Sendable {
   }
 
   /// `record` is read field by field, in place (see `RunContribution.init`).
-  /// `packed`, when given, is the answer's one value as answers.csv encodes it.
+  /// `packed`, when given, is the answer's one value as answers.csv encodes it; without it and
+  /// without an encoder (statistics alone) the packed value is left empty.
   init(
-    _ record: UnsafePointer<ResultRecord>, step: String, encoder: AnswerEncoder,
+    _ record: UnsafePointer<ResultRecord>, step: String, encoder: AnswerEncoder?,
     packed single: Cell? = nil
   ) {
     key = QuestionKey(step: step, item: record.pointee.identifier)
     answerType = record.pointee.answerType
-    packed = single ?? ResultContribution.packedValue(record.pointee.answer, encoder: encoder)
+    packed =
+      single ?? encoder.map { ResultContribution.packedValue(record.pointee.answer, encoder: $0) }
+      ?? .empty
     kinds = ValueKinds(packed)
     var choices: [ChoiceValue] = []
     if case .choices(let values) = record.pointee.answer { choices = values }

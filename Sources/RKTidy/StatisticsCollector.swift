@@ -72,7 +72,7 @@ public struct StatisticsCollector: Sendable {
 
   /// Adds one task run.
   public mutating func add(_ run: TaskRun) {
-    add(RunContribution(run, encoder: AnswerEncoder(outputZone: .utc)))
+    add(RunContribution(statisticsOf: run))
   }
 
   /// Adds one task run, read beforehand (possibly on another thread).

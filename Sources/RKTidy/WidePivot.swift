@@ -63,6 +63,7 @@ public final class WidePivot {
   /// answered question its packed value, then `.integer(1)` per chosen option. The caller
   /// writes the row where it keeps it, with no array of keys or values per run.
   public func register(_ contribution: RunContribution, pairs pair: (Int64, Cell) -> Void) {
+    precondition(contribution.hasWideValues, "a contribution made for the statistics alone")
     let task = self.task(contribution.taskID)
     task.countRun()
     var previous: Int?

@@ -50,6 +50,16 @@ final class RunContributionStatisticsTests: XCTestCase {
     XCTAssertEqual(questions.map(\.stepDurationMedianSeconds), [55, 110, 3])
   }
 
+  func testContribution_ForStatisticsAlone_SameStatisticsAsTheFullOne() {
+    // Every answer kind (the survey fixture: scale, choices, numeric, text, skipped, don't
+    // know, empty selection) plus this file's runs, as `rkexport stats` and an export add them.
+    let all = StatisticsFixture.survey() + runs
+    var alone = StatisticsCollector()
+    for run in all { alone.add(RunContribution(statisticsOf: run)) }
+    XCTAssertEqual(alone.statistics(), collect(all))
+    XCTAssertFalse(collect(all).isEmpty)
+  }
+
   func testContribution_AnyRunOrder_SameStatistics() {
     let expected = collect(runs)
     XCTAssertEqual(collect(runs.reversed()), expected)
