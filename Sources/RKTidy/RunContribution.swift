@@ -114,7 +114,7 @@ struct ResultContribution: Sendable {
   var status: AnswerStatus
   /// Options the statistics count besides `options`: a null choice value, a boolean's value.
   var otherOptions: OtherOptions
-  /// The question's single cell (`WidePivot.packedValue`).
+  /// The question's single cell (`packedValue`; empty when made for the statistics alone).
   var packed: Cell
   /// Chosen options with a text (null values left out), in archive order.
   var options: [WideOption]
