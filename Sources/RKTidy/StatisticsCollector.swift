@@ -24,9 +24,8 @@ public struct StatisticsCollector: Sendable {
   /// Each task's number: its place in `taskAccumulators` and `recentRuns`.
   var taskNumbers: [String: Int] = [:]
   var taskAccumulators: [TaskAccumulator] = []
-  /// The tasks of the last few runs, compared before hashing: hashing the id cost ~350
-  /// instructions a run, a compare of short ids a few dozen.
-  var recentTasks: [(taskID: String, number: Int)] = []
+  /// The tasks of the last few runs, compared by id before `taskNumbers` is asked.
+  var recentTasks = RecentLookups<Int>()
   /// Step durations: the spool variable of each step.
   var steps: [StepKey: Int] = [:]
   /// Shared by copies of the collector: add to one copy only.
@@ -126,7 +125,7 @@ public struct StatisticsCollector: Sendable {
 
   /// The number of task `taskID`; a new task gets its accumulator and `recentRuns` entry.
   private mutating func taskNumber(_ taskID: String) -> Int {
-    for recent in recentTasks where recent.taskID == taskID { return recent.number }
+    if let recent = recentTasks.value(for: taskID) { return recent }
     let number: Int
     if let known = taskNumbers[taskID] {
       number = known
@@ -136,13 +135,9 @@ public struct StatisticsCollector: Sendable {
       taskAccumulators.append(TaskAccumulator(durations: spool.makeVariable()))
       recentRuns.append(RecentRun())
     }
-    if recentTasks.count == Self.recentTaskLimit { recentTasks.removeFirst() }
-    recentTasks.append((taskID, number))
+    recentTasks.note(taskID, number)
     return number
   }
-
-  /// Tasks compared by id before the table is asked (a study has a handful of tasks).
-  private static let recentTaskLimit = 8
 
   /// Appends the run's step durations, finding each step's spool variable through `recent`
   /// when the step sits where it sat in the task's last run.

@@ -147,9 +147,7 @@ public final class WidePivot {
   // MARK: - Details
 
   private func task(_ taskID: String) -> WideTask {
-    // The tasks of the last few runs, compared before hashing: hashing the id cost ~350
-    // instructions a run, a compare of short ids a few dozen.
-    for recent in recentTasks where recent.taskID == taskID { return recent }
+    if let recent = recentTasks.value(for: taskID) { return recent }
     let task: WideTask
     if let known = tasks[taskID] {
       task = known
@@ -158,14 +156,12 @@ public final class WidePivot {
       tasks[taskID] = task
       tableNames = nil
     }
-    if recentTasks.count == Self.recentTaskLimit { recentTasks.removeFirst() }
-    recentTasks.append(task)
+    recentTasks.note(taskID, task)
     return task
   }
 
-  /// Tasks compared by id before the table is asked (a study has a handful of tasks).
-  private static let recentTaskLimit = 8
-  @exclusivity(unchecked) private var recentTasks: [WideTask] = []
+  /// The tasks of the last few runs, compared by id before the table is asked.
+  @exclusivity(unchecked) private var recentTasks = RecentLookups<WideTask>()
 
   /// The first question of the run that the task already knows (where a new opening
   /// question is placed before).
