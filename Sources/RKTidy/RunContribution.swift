@@ -10,7 +10,7 @@ import RKTable
 /// Everything that does not depend on the pivot's or the collector's state (answer encoding,
 /// value kinds, option texts, statuses) is done here, once for both, so their single thread
 /// only numbers questions and options and adds numbers. (The statistics had a contribution of
-/// their own until session 26: a second walk of every run and four more arrays per run.)
+/// their own until session 26: a second walk of every run and three more arrays per run.)
 public struct RunContribution: Sendable {
   public var taskID: String
   /// How many (key, value) pairs the partial row has: per answered question one, plus one per
