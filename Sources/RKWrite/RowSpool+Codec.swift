@@ -15,25 +15,6 @@ enum RowCodec {
     case seconds = 7
   }
 
-  /// Appends one row: its byte length (UInt32, little-endian), cell count, then the cells.
-  /// Returns false, appending nothing, for a row of 4 GiB or more.
-  static func encode(_ row: [Cell], to buffer: inout [UInt8]) -> Bool {
-    // Room for the longest encoding, zeroed once; the cells are written in place and the
-    // room they left is dropped.
-    let start = buffer.count
-    let room = row.reduce(4 + maximumVarintSize) { $0 + maximumSize(of: $1) }
-    buffer.append(contentsOf: repeatElement(0, count: room))
-    let written = buffer.withUnsafeMutableBufferPointer { bytes in
-      let first = bytes.baseAddress! + start
-      // The length stays zero here: `endRow` fills it in.
-      var next = 4 + write(varint: UInt64(row.count), at: first + 4)
-      for cell in row { next += write(cell, at: first + next) }
-      return next
-    }
-    buffer.removeLast(room - written)
-    return endRow(startingAt: start, in: &buffer)
-  }
-
   /// Fills in the length of the row begun at `start`; false, removing the row, when it is
   /// 4 GiB or more.
   static func endRow(startingAt start: Int, in buffer: inout [UInt8]) -> Bool {

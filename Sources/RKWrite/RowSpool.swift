@@ -59,18 +59,9 @@ public final class RowSpool {
 
   /// Appends one row (any width; rows need not have the same width).
   public func append(_ row: [Cell]) throws {
-    guard descriptor >= 0 else { throw WriteError.closed(path: label) }
-    // Encode into a local array: appends to a class property pay an exclusivity check each.
-    var bytes: [UInt8] = []
-    swap(&bytes, &buffer)
-    let fits = RowCodec.encode(row, to: &bytes)
-    swap(&bytes, &buffer)
-    guard fits else {
-      throw WriteError(
-        path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
+    try appendRow(cellCount: row.count) { writer in
+      for cell in row { writer.append(cell) }
     }
-    rowCount += 1
-    if buffer.count >= RowSpool.capacity { try flush() }
   }
 
   /// Appends one row of `cellCount` cells that `body` writes straight into the spool's buffer:
@@ -81,25 +72,17 @@ public final class RowSpool {
     guard descriptor >= 0 else { throw WriteError.closed(path: label) }
     // The buffer is lent to the writer and taken back: appends to a class property pay an
     // exclusivity check each.
-    var writer = SpoolRowWriter()
-    swap(&writer.bytes, &buffer)
-    let start = writer.bytes.count
-    writer.used = start + 4
-    writer.write(maximumSize: RowCodec.maximumVarintSize) {
-      RowCodec.write(varint: UInt64(cellCount), at: $0)
-    }
-    body(&writer)
-    writer.bytes.removeLast(writer.bytes.count - writer.used)
-    let complete = writer.cellsWritten == cellCount
-    if !complete { writer.bytes.removeSubrange(start...) }
-    let fits = complete && RowCodec.endRow(startingAt: start, in: &writer.bytes)
-    swap(&writer.bytes, &buffer)
-    guard complete else {
+    var bytes: [UInt8] = []
+    swap(&bytes, &buffer)
+    let outcome = SpoolRowWriter.appendRow(cellCount: cellCount, to: &bytes, body)
+    swap(&bytes, &buffer)
+    switch outcome {
+    case .appended: break
+    case .wrongCellCount(let written):
       throw WriteError(
         path: label, operation: .write, errorNumber: nil,
-        reason: "row of \(cellCount) cells was given \(writer.cellsWritten)")
-    }
-    guard fits else {
+        reason: "row of \(cellCount) cells was given \(written)")
+    case .tooLarge:
       throw WriteError(
         path: label, operation: .write, errorNumber: nil, reason: "row of 4 GiB or more")
     }
@@ -275,14 +258,48 @@ public final class RowSpool {
 
 /// Writes the cells of one `RowSpool.appendRow(cellCount:_:)` row in place.
 public struct SpoolRowWriter {
-  /// The spool's buffer while the row is written. Past `used` are zeroed bytes of room, which
+  /// The bytes being written, lent by the caller. Past `used` are zeroed bytes of room, which
   /// the next cells are written into through a pointer (appending each part cost over a
-  /// hundred instructions in checks) and which the spool drops after the row.
-  fileprivate var bytes: [UInt8] = []
+  /// hundred instructions in checks) and which are dropped after the row.
+  fileprivate var bytes: [UInt8]
   fileprivate var used = 0
   fileprivate private(set) var cellsWritten = 0
 
-  fileprivate init() {}
+  fileprivate init(bytes: [UInt8]) { self.bytes = bytes }
+
+  enum Outcome: Equatable {
+    case appended
+    /// Another number of cells than announced: nothing appended.
+    case wrongCellCount(written: Int)
+    /// A row of 4 GiB or more: nothing appended.
+    case tooLarge
+  }
+
+  /// Appends one row in the spool's layout (`RowCodec`: its byte length, its cell count, then
+  /// the `cellCount` cells `body` writes) to `bytes`. The one place rows are framed: the spool
+  /// appends through it, and tests encode rows with it.
+  static func appendRow(
+    cellCount: Int, to bytes: inout [UInt8], _ body: (inout SpoolRowWriter) -> Void
+  ) -> Outcome {
+    var writer = SpoolRowWriter(bytes: [])
+    swap(&writer.bytes, &bytes)
+    let start = writer.bytes.count
+    writer.used = start + 4
+    writer.write(maximumSize: RowCodec.maximumVarintSize) {
+      RowCodec.write(varint: UInt64(cellCount), at: $0)
+    }
+    body(&writer)
+    writer.bytes.removeLast(writer.bytes.count - writer.used)
+    let outcome: Outcome
+    if writer.cellsWritten != cellCount {
+      writer.bytes.removeSubrange(start...)
+      outcome = .wrongCellCount(written: writer.cellsWritten)
+    } else {
+      outcome = RowCodec.endRow(startingAt: start, in: &writer.bytes) ? .appended : .tooLarge
+    }
+    swap(&writer.bytes, &bytes)
+    return outcome
+  }
 
   public mutating func append(_ cell: Cell) {
     write(maximumSize: RowCodec.maximumSize(of: cell)) { RowCodec.write(cell, at: $0) }

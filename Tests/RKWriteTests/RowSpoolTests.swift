@@ -148,7 +148,7 @@ final class RowSpoolTests: XCTestCase {
     try spool.appendRow(cellCount: cells.count) { row in
       for cell in cells { row.append(cell) }
     }
-    // The same cells as the array encoder writes (`RowSpool.append(_:)`).
+    // The same cells through the array convenience (`RowSpool.append(_:)`).
     try spool.append(cells)
     // Enough rows to pass the 64 KiB buffer and be flushed between rows.
     for index in 0..<100 {
@@ -225,12 +225,20 @@ final class RowSpoolTests: XCTestCase {
 }
 
 final class RowCodecTests: XCTestCase {
+  /// `row` framed as the spool writes it; false when the writer refused it.
+  private func encode(_ row: [Cell], to encoded: inout [UInt8]) -> Bool {
+    let outcome = SpoolRowWriter.appendRow(cellCount: row.count, to: &encoded) { writer in
+      for cell in row { writer.append(cell) }
+    }
+    return outcome == .appended
+  }
+
   func testRowCodec_TruncatedOrGarbageBytes_NilNeverTrap() {
     var encoded: [UInt8] = []
     let row: [Cell] = [
       .text("abc"), .number(text: "1.5", value: 1.5), .integer(-3), .seconds(1), .bool(true),
     ]
-    XCTAssertTrue(RowCodec.encode(row, to: &encoded))
+    XCTAssertTrue(encode(row, to: &encoded))
     let body = Array(encoded.dropFirst(4))
     XCTAssertEqual(body.withUnsafeBufferPointer(RowCodec.decodeRow), row)
     for length in 0..<body.count {
@@ -249,7 +257,7 @@ final class RowCodecTests: XCTestCase {
   func testRowCodec_LeadingText_FirstTextCellOrNilNeverTrap() {
     func leading(_ row: [Cell]) -> String? {
       var encoded: [UInt8] = []
-      XCTAssertTrue(RowCodec.encode(row, to: &encoded))
+      XCTAssertTrue(encode(row, to: &encoded))
       let body = Array(encoded.dropFirst(4))
       return body.withUnsafeBufferPointer { bytes in
         RowCodec.leadingText(bytes).map { String(decoding: $0, as: UTF8.self) }
@@ -260,7 +268,7 @@ final class RowCodecTests: XCTestCase {
     XCTAssertNil(leading([.integer(3), .text("fever")]))
     XCTAssertNil(leading([]))
     var encoded: [UInt8] = []
-    _ = RowCodec.encode([.text("symptom"), .integer(1)], to: &encoded)
+    _ = encode([.text("symptom"), .integer(1)], to: &encoded)
     let body = Array(encoded.dropFirst(4))
     // Cut inside the text: nil; cut after it: the text, the rest unread.
     for cut in 0..<body.count {
@@ -272,7 +280,7 @@ final class RowCodecTests: XCTestCase {
 
   func testRowCodec_ScanRow_RejectsWhatDecodeRowRejects() {
     var encoded: [UInt8] = []
-    _ = RowCodec.encode([.text("abc"), .number(text: "1", value: 1), .seconds(1)], to: &encoded)
+    _ = encode([.text("abc"), .number(text: "1", value: 1), .seconds(1)], to: &encoded)
     let body = Array(encoded.dropFirst(4))
     var starts: [Int] = []
     for cut in 0..<body.count {
