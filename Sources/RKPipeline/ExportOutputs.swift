@@ -87,7 +87,7 @@ final class ExportOutputs {
   /// Feeds one run to the wide tables and statistics only: its long rows were written by an
   /// earlier run (--append).
   func addDerivedOnly(_ prepared: PreparedRun) throws {
-    if prepared.feedsWideTables {
+    if prepared.contribution.hasWideValues {
       // The row goes straight into the spool's buffer as the pivot numbers its columns.
       let run = prepared.contribution
       let cellCount = 1 + WidePartialRow.runCellCount + 2 * run.pairCount

@@ -26,10 +26,9 @@ struct PreparedRun: Sendable {
   var taskRunSheetRows: XLSXRows?
   var stepSheetRows: XLSXRows?
   var answerSheetRows: XLSXRows?
-  /// Its share of the wide tables and the statistics.
+  /// Its share of the wide tables and the statistics (only the statistics' when it has no
+  /// wide values: `rkexport stats`).
   var contribution: RunContribution
-  /// False when only statistics were asked for.
-  var feedsWideTables = true
 }
 
 /// An input's runs, prepared, and how many `--since` left out.
@@ -102,9 +101,7 @@ struct RunPreparer: Sendable {
   private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
     let checked = CheckedRun(run, file: file)
     guard output != .statistics else {
-      return PreparedRun(
-        checked: checked, contribution: RunContribution(statisticsOf: run),
-        feedsWideTables: false)
+      return PreparedRun(checked: checked, contribution: RunContribution(statisticsOf: run))
     }
     guard output == .everything else {
       return PreparedRun(checked: checked, contribution: RunContribution(run, flattener: flattener))

@@ -19,16 +19,16 @@ public struct RunContribution: Sendable {
   var results: [ResultContribution]
   var participantID: String
   var runUUID: String?
+  var source: String
   var startDate: Instant?
   var endDate: Instant?
-  /// Orders the run among all runs, whatever order they are added in.
-  var order: RunOrder
   /// The run's duration when finite.
   var durationSeconds: Double?
   /// Steps with a finite duration, in run order.
   var stepDurations: [StepDuration]
-  /// False for a contribution to the statistics alone: no packed wide values were made.
-  let hasWideValues: Bool
+  /// False for a contribution to the statistics alone (no packed wide values were made): it
+  /// feeds no wide table.
+  public let hasWideValues: Bool
 
   /// The run's contribution, values encoded as the flattener encodes answers.csv values.
   public init(_ run: borrowing TaskRun, flattener: Flattener) {
@@ -60,7 +60,7 @@ public struct RunContribution: Sendable {
     runUUID = run.runUUID
     startDate = run.startDate
     endDate = run.endDate
-    order = RunOrder(source: run.source, runUUID: run.runUUID ?? "")
+    source = run.source
     durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
     var stepDurations: [StepDuration] = []
     stepDurations.reserveCapacity(run.steps.count)
@@ -71,6 +71,9 @@ public struct RunContribution: Sendable {
     }
     self.stepDurations = stepDurations
   }
+
+  /// Orders the run among all runs, whatever order they are added in.
+  var order: RunOrder { RunOrder(source: source, runUUID: runUUID ?? "") }
 
   /// The wide row's run cells: `participant_id, task_run_uuid, task_start, task_end,
   /// task_duration_s` (`WidePartialRow.runCellCount`).
