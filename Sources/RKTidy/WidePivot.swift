@@ -67,33 +67,37 @@ public final class WidePivot {
     let task = self.task(contribution.taskID)
     task.countRun()
     var previous: Int?
-    let results = contribution.results
-    // Fields are read in place: copying each result would retain all its strings.
-    for index in results.indices {
-      let question: Int
-      if let known = task.recentOrdinal(at: index, key: results[index].key) {
-        question = known
-      } else {
-        let successor = previous == nil ? firstKnownQuestion(of: contribution, in: task) : nil
-        question = task.register(results[index].key, after: previous, before: successor)
-        task.noteRecent(question, at: index, key: results[index].key)
-      }
-      previous = question
-      let answerType = results[index].answerType
-      let kinds = results[index].kinds
-      let isChoice = results[index].isChoice
-      let allowsSeveral = results[index].allowsSeveral
-      task.update(question) { state in
-        if state.answerType == nil { state.answerType = answerType }
-        state.kinds.formUnion(kinds)
-        if isChoice { state.isChoice = true }
-        if allowsSeveral { state.allowsSeveral = true }
-      }
-      guard results[index].isAnswered else { continue }
-      pair(WidePartialRow.key(question: question, option: 0), results[index].packed)
-      for option in results[index].options {
-        let ordinal = task.option(option.text, number: option.number, question: question)
-        pair(WidePartialRow.key(question: question, option: ordinal), .integer(1))
+    // Each result is read field by field through a pointer: a result read from the array as
+    // a value was copied first (its key, cell and options retained, then released).
+    contribution.results.withUnsafeBufferPointer { results in
+      guard let first = results.baseAddress else { return }
+      for index in results.indices {
+        let result = first + index
+        let question: Int
+        if let known = task.recentOrdinal(at: index, key: result.pointee.key) {
+          question = known
+        } else {
+          let successor = previous == nil ? firstKnownQuestion(of: contribution, in: task) : nil
+          question = task.register(result.pointee.key, after: previous, before: successor)
+          task.noteRecent(question, at: index, key: result.pointee.key)
+        }
+        previous = question
+        let answerType = result.pointee.answerType
+        let kinds = result.pointee.kinds
+        let isChoice = result.pointee.isChoice
+        let allowsSeveral = result.pointee.allowsSeveral
+        task.update(question) { state in
+          if state.answerType == nil { state.answerType = answerType }
+          state.kinds.formUnion(kinds)
+          if isChoice { state.isChoice = true }
+          if allowsSeveral { state.allowsSeveral = true }
+        }
+        guard result.pointee.status == .answered else { continue }
+        pair(WidePartialRow.key(question: question, option: 0), result.pointee.packed)
+        for option in result.pointee.options {
+          let ordinal = task.option(option.text, number: option.number, question: question)
+          pair(WidePartialRow.key(question: question, option: ordinal), .integer(1))
+        }
       }
     }
   }
