@@ -224,7 +224,7 @@ struct ExportPass {
     defer { progress.finish() }
     try readInOrder(work) { pass, index, found in
       try pass.recordWalkProblems(before: work.itemNumber(index))
-      try pass.consume(found.piece, found, number: index)
+      try pass.consume(&found, number: index)
       progress.update(done: index + 1)
     }
     try recordWalkProblems(before: nil)
@@ -237,7 +237,7 @@ struct ExportPass {
   /// Maps `inputs` through `reading` on `options.jobs` threads, each input within the per-file
   /// time limit, and hands each result to `consume` in input order.
   private mutating func readInOrder<Inputs>(
-    _ inputs: Inputs, consume: (inout ExportPass, Int, Found) throws -> Void
+    _ inputs: Inputs, consume: (inout ExportPass, Int, inout Found) throws -> Void
   ) throws
   where
     Inputs: RandomAccessCollection & Sendable, Inputs.Index == Int,
@@ -260,12 +260,14 @@ struct ExportPass {
       },
       weight: { $0.zip?.weight ?? 1 }, maximumWeight: InputReading.maximumWeight,
       transform: { reading.read($0) },
-      consume: { index, found in try consume(&self, index, found) })
+      consume: { index, found in try consume(&self, index, &found) })
   }
 
   /// The items of a zip found at import, in path order with its problems: read by the thread
   /// that found it when few, else spread over the workers now (listed again when large).
-  private mutating func consumeZip(_ piece: IncrementalPlan.Work, _ zip: ZipFound) throws {
+  private mutating func consumeZip(_ found: inout Found) throws {
+    guard let zip = found.zip else { return }
+    let piece = found.piece
     let problems: [InputWalker.PlacedProblem]
     var items: InputItemList?
     var founds: [Found] = []
@@ -273,17 +275,20 @@ struct ExportPass {
     case .read(let read, let readProblems):
       founds = read
       problems = readProblems
+      // Now the only reference to the items' array is `founds`: each is consumed in place
+      // (see `consume`), and the array goes back into `found` after, for its worker to free.
+      found.zip = nil
     case .listed(let listed, let listedProblems):
       items = listed
       problems = listedProblems
     case .unlisted(let timedOut):
       guard let (listed, listedProblems) = reading.walker.zipContents(of: piece.item) else {
         // No zip after all: it timed out as a file, or is no longer a zip (read as any file).
-        let found =
+        var opened =
           timedOut.map {
             Found(piece: piece, outcome: .failed(.unknown, $0), hash: "", prepared: nil)
           } ?? reading.read(piece.asOpened)
-        return try consume(found.piece, found, number: zipItemPaths.add(piece.item.displayPath))
+        return try consume(&opened, number: zipItemPaths.add(piece.item.displayPath))
       }
       items = listed
       problems = listedProblems
@@ -302,13 +307,15 @@ struct ExportPass {
       try readInOrder(work) { pass, index, found in
         try pass.recordProblems(problemsBefore(index))
         let number = pass.zipItemPaths.add(found.piece.item.displayPath)
-        try pass.consume(found.piece, found, number: number)
+        try pass.consume(&found, number: number)
       }
     } else {
-      for (index, found) in founds.enumerated() {
+      for index in founds.indices {
         try recordProblems(problemsBefore(index))
-        try consume(found.piece, found, number: zipItemPaths.add(found.piece.item.displayPath))
+        let number = zipItemPaths.add(founds[index].piece.item.displayPath)
+        try consume(&founds[index], number: number)
       }
+      found.zip = .read(founds, problems: problems)
     }
     try recordProblems(problemsBefore(nil))
   }
@@ -325,10 +332,11 @@ struct ExportPass {
 
   // MARK: - One input
 
-  private mutating func consume(
-    _ piece: IncrementalPlan.Work, _ found: Found, number: Int
-  ) throws {
-    if let zip = found.zip { return try consumeZip(piece, zip) }
+  /// `found` in place: its prepared runs are moved out one at a time for the writers (see
+  /// `PreparedInput.forEachRun`), and left for the worker that made them to free.
+  private mutating func consume(_ found: inout Found, number: Int) throws {
+    if found.zip != nil { return try consumeZip(&found) }
+    let piece = found.piece
     let item = piece.item
     let touched =
       piece.role == .export && !found.hash.isEmpty && piece.previous?.hash == found.hash
@@ -340,13 +348,8 @@ struct ExportPass {
         entry.modified = fingerprint.modified
         try entries.add(key: piece.key, entry: entry)
       }
-      if let prepared = found.prepared {
-        report.runsBeforeSince += prepared.runsBeforeSince
-        // Borrowed in place, as in the export case below.
-        try prepared.runs.withUnsafeBufferPointer { runs in
-          for index in runs.indices { try outputs.addDerivedOnly(runs[index]) }
-        }
-      }
+      report.runsBeforeSince += found.prepared?.runsBeforeSince ?? 0
+      try found.prepared?.forEachRun { run in try outputs.addDerivedOnly(run) }
       return
     }
     guard let outcome = found.outcome else { return }
@@ -367,29 +370,22 @@ struct ExportPass {
     case .imported(let input):
       var answers = 0
       // Always set for an imported input (the import's runs are left on its thread).
-      let prepared = found.prepared ?? PreparedInput()
-      report.runsBeforeSince += prepared.runsBeforeSince
-      let runs = prepared.runs
-      // Borrowed in place: the array's subscript (and a `for ready in` loop) would copy each
-      // prepared run, a retain and a release per field.
-      try runs.withUnsafeBufferPointer { runs in
-        for index in runs.indices {
-          for event in warnings.check(runs[index].checked, inputNumber: number) {
-            log.log(event)
-          }
-          if keepsUUIDs, let uuid = runs[index].checked.runUUID { uuids.append(uuid) }
-          answers += try outputs.add(runs[index])
-        }
+      report.runsBeforeSince += found.prepared?.runsBeforeSince ?? 0
+      let runCount = found.prepared?.runs.count ?? 0
+      try found.prepared?.forEachRun { run in
+        for event in warnings.check(run.checked, inputNumber: number) { log.log(event) }
+        if keepsUUIDs, let uuid = run.checked.runUUID { uuids.append(uuid) }
+        answers += try outputs.add(run)
       }
       report.filesOK += 1
-      report.taskRuns += runs.count
+      report.taskRuns += runCount
       report.answers += answers
       status = .ok
       let note = input.notes.isEmpty ? nil : input.notes.joined(separator: "; ")
       try addInput(
         InputRecord(
           path: item.displayPath, format: input.format.rawValue, status: .ok,
-          taskRuns: runs.count, answers: answers, error: note), item: item)
+          taskRuns: runCount, answers: answers, error: note), item: item)
     case .failed(let format, let error):
       report.filesFailed += 1
       status = .failed

@@ -12,6 +12,10 @@ import Foundation
 /// share. A Swift thread cannot be killed, so the stuck transform keeps its thread (and memory)
 /// until it returns or the process exits; its late result is dropped.
 ///
+/// `consume` gets each result `inout`: it may move parts out and put them back (see
+/// `ExportPass`), so that a part passed on need not be copied. What it leaves goes back to the
+/// worker that made it, to be freed there.
+///
 /// `inputs` is any random-access collection indexed from 0 (an array, or a list that makes its
 /// elements on demand so a long input list need not exist as values).
 ///
@@ -23,7 +27,7 @@ public func orderedParallelMap<Inputs, Output: Sendable>(
   timedOut: ((Inputs.Element) -> Output)? = nil,
   weight: (@Sendable (Output) -> Int)? = nil, maximumWeight: Int = .max,
   transform: @escaping @Sendable (Inputs.Element) -> Output,
-  consume: (Int, Output) throws -> Void
+  consume: (Int, inout Output) throws -> Void
 ) rethrows
 where
   Inputs: RandomAccessCollection & Sendable, Inputs.Index == Int, Inputs.Element: Sendable
@@ -31,7 +35,10 @@ where
   let jobs = max(1, min(jobs, inputs.count))
   let timeout = timedOut == nil ? nil : timeout  // without a substitute, never give up
   if jobs <= 1 && timeout == nil {
-    for index in inputs.indices { try consume(index, transform(inputs[index])) }
+    for index in inputs.indices {
+      var output = transform(inputs[index])
+      try consume(index, &output)
+    }
     return
   }
   let tracksTime = timeout != nil
@@ -48,8 +55,10 @@ where
       var consumed: [Output] = []
       while let index = claimed {
         let output = transform(inputs[index])
+        // Weighed first: the result is then handed over without a copy.
+        let outputWeight = weight?(output) ?? 1
         claimed = state.deliverAndClaim(
-          index, output, weight: weight?(output) ?? 1, worker: worker, takingConsumed: &consumed)
+          index, output, weight: outputWeight, worker: worker, takingConsumed: &consumed)
         consumed.removeAll(keepingCapacity: true)
       }
     }
@@ -64,12 +73,16 @@ where
   var index = 0
   while index < inputs.count {
     state.takeReady(into: &batch, timeout: timeout)
-    for output in batch {
-      if let output {
-        try consume(index, output)
+    for position in batch.indices {
+      // Moved out for the call and back after (the worker frees it): a result handed over
+      // straight from the batch was copied first, a retain and a release per reference in it.
+      if var output = batch[position].take() {
+        try consume(index, &output)
+        batch[position] = consume output
       } else if let timedOut {
         startWorker()
-        try consume(index, timedOut(inputs[index]))
+        var output = timedOut(inputs[index])
+        try consume(index, &output)
       }
       index += 1
     }
@@ -148,14 +161,15 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
   /// the results of its own the consumer is done with (in `takingConsumed`, which must be
   /// empty) and claims the next input, all under one lock.
   func deliverAndClaim(
-    _ index: Int, _ output: Output, weight: Int, worker: Int, takingConsumed done: inout [Output]
+    _ index: Int, _ output: consuming Output, weight: Int, worker: Int,
+    takingConsumed done: inout [Output]
   ) -> Int? {
     condition.lock()
     defer { condition.unlock() }
     if abandoned.remove(index) == nil {
       let slot = index % window
       claimed[slot] = false
-      slots[slot] = output
+      slots[slot] = consume output
       producers[slot] = worker
       weights[slot] = weight
       waitingWeight += weight
@@ -209,7 +223,7 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
     for index in batch.indices {
       // A timed-out input's place (nil) has no producer.
       guard let output = batch[index].take() else { continue }
-      consumed[batchProducers[position]].append(output)
+      consumed[batchProducers[position]].append(consume output)
       position += 1
     }
     batch.removeAll(keepingCapacity: true)

@@ -37,6 +37,22 @@ struct PreparedInput: Sendable {
   var runsBeforeSince = 0
 }
 
+extension PreparedInput {
+  /// Calls `body` with each run in order, moved out of the array for the call and back after:
+  /// a run passed on straight from the array was copied first, a retain and a release per
+  /// reference it holds. The runs stay, to be freed by the thread that made them.
+  mutating func forEachRun(_ body: (borrowing PreparedRun) throws -> Void) rethrows {
+    try runs.withUnsafeMutableBufferPointer { runs in
+      guard let first = runs.baseAddress else { return }
+      for index in runs.indices {
+        let run = (first + index).move()
+        defer { (first + index).initialize(to: run) }
+        try body(run)
+      }
+    }
+  }
+}
+
 /// Prepares runs on any thread: a value type holding only immutable settings.
 struct RunPreparer: Sendable {
   /// What a run is prepared for.

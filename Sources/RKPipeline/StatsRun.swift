@@ -39,9 +39,10 @@ public struct StatsRun {
       switch outcome {
       case .imported(let input):
         report.filesOK += 1
-        for prepared in preparer.prepare(input, item: items[index], for: .statistics).runs {
+        var prepared = preparer.prepare(input, item: items[index], for: .statistics)
+        prepared.forEachRun { run in
           report.taskRuns += 1
-          collector.add(prepared.contribution)
+          collector.add(run.contribution)
         }
       case .failed(_, let error):
         report.filesFailed += 1
