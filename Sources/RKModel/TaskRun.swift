@@ -13,32 +13,34 @@ public struct TaskRun: Sendable, Equatable {
   /// Facts about the run that are not ResearchKit results, in input order
   /// (e.g. Bridge `appVersion`, `phoneInfo`; `outputDirectory`; `userInfo` entries).
   public var metadata: [Field]
-  /// Step results in the order they appear in the input (`ORKTaskResult.results`).
-  public var steps: [StepRecord]
   /// The participant, derived from the input path (archives do not record one).
   public var participantID: String
   /// Where the run came from: the input file's path relative to its input root
   /// (zip entries as `upload.zip!/a/b.json`), plus `#N` (1-based) when a file holds several runs.
   public var source: String
+  /// Step results in the order they appear in the input (`ORKTaskResult.results`). Declared
+  /// last, so that the synthesized memberwise initializer, which `init` calls, has other labels.
+  public var steps: [StepRecord]
 
+  /// Seconds from start to end, or nil when either is missing.
+  public var durationSeconds: Double? { RKModel.durationSeconds(from: startDate, to: endDate) }
+}
+
+extension TaskRun {
+  /// Builds the run through the synthesized memberwise initializer: an initializer that sets
+  /// the properties one by one has the optimizer copy the finished value once and destroy the
+  /// original (it does not pair the retains of a value holding an optional reference), ~450
+  /// instructions and a dozen reference counts per run.
   public init(
     taskIdentifier: String, runUUID: String? = nil, startDate: Instant? = nil,
     endDate: Instant? = nil, device: DeviceInfo? = nil, metadata: [Field] = [],
     steps: [StepRecord] = [], participantID: String = "", source: String = ""
   ) {
-    self.taskIdentifier = taskIdentifier
-    self.runUUID = runUUID
-    self.startDate = startDate
-    self.endDate = endDate
-    self.device = device
-    self.metadata = metadata
-    self.steps = steps
-    self.participantID = participantID
-    self.source = source
+    self.init(
+      taskIdentifier: taskIdentifier, runUUID: runUUID, startDate: startDate, endDate: endDate,
+      device: device, metadata: metadata, participantID: participantID, source: source,
+      steps: steps)
   }
-
-  /// Seconds from start to end, or nil when either is missing.
-  public var durationSeconds: Double? { RKModel.durationSeconds(from: startDate, to: endDate) }
 }
 
 /// `ORKDevice`: the hardware and OS that ran the task.

@@ -275,18 +275,17 @@ struct CheckedRun: Sendable {
   var uuidBits: UUIDBits?
   /// How the UUID is written.
   var uuidForm = UUIDTextForm.canonical
+}
 
+extension CheckedRun {
+  /// Built through the memberwise initializer (see `TaskRun.init`): set field by field, the
+  /// finished value was copied once and the original destroyed.
   init(_ run: borrowing TaskRun, file: String) {
-    source = run.source
-    runUUID = run.runUUID
-    startDate = run.startDate
-    endDate = run.endDate
-    self.file = file
-    number = CheckedRun.runNumber(source: run.source, file: file)
-    if let parsed = runUUID.flatMap(UUIDBits.parse) {
-      uuidBits = parsed.bits
-      uuidForm = parsed.form
-    }
+    let parsed = run.runUUID.flatMap(UUIDBits.parse)
+    self.init(
+      source: run.source, runUUID: run.runUUID, startDate: run.startDate, endDate: run.endDate,
+      file: file, number: CheckedRun.runNumber(source: run.source, file: file),
+      uuidBits: parsed?.bits, uuidForm: parsed?.form ?? .canonical)
   }
 
   /// N when `source` is `file#N`, else 0. Reads bytes when `file` is plain ASCII without CR

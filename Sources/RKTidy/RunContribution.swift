@@ -29,7 +29,9 @@ public struct RunContribution: Sendable {
   /// False for a contribution to the statistics alone (no packed wide values were made): it
   /// feeds no wide table.
   public let hasWideValues: Bool
+}
 
+extension RunContribution {
   /// The run's contribution, values encoded as the flattener encodes answers.csv values.
   public init(_ run: borrowing TaskRun, flattener: Flattener) {
     self.init(run, encoder: flattener.encoder)
@@ -50,18 +52,10 @@ public struct RunContribution: Sendable {
     }
   }
 
-  /// The run's cells, identity and durations, without results yet.
+  /// The run's cells, identity and durations, without results yet. Built through the
+  /// memberwise initializer (see `TaskRun.init`): set field by field, the finished value was
+  /// copied once and the original destroyed.
   fileprivate init(run: borrowing TaskRun, hasWideValues: Bool = true) {
-    self.hasWideValues = hasWideValues
-    taskID = run.taskIdentifier
-    pairCount = 0
-    results = []
-    participantID = run.participantID
-    runUUID = run.runUUID
-    startDate = run.startDate
-    endDate = run.endDate
-    source = run.source
-    durationSeconds = run.durationSeconds.flatMap { $0.isFinite ? $0 : nil }
     var stepDurations: [StepDuration] = []
     stepDurations.reserveCapacity(run.steps.count)
     for index in run.steps.indices {
@@ -69,7 +63,11 @@ public struct RunContribution: Sendable {
         stepDurations.append(StepDuration(step: run.steps[index].identifier, seconds: duration))
       }
     }
-    self.stepDurations = stepDurations
+    self.init(
+      taskID: run.taskIdentifier, pairCount: 0, results: [], participantID: run.participantID,
+      runUUID: run.runUUID, source: run.source, startDate: run.startDate, endDate: run.endDate,
+      durationSeconds: run.durationSeconds.flatMap { $0.isFinite ? $0 : nil },
+      stepDurations: stepDurations, hasWideValues: hasWideValues)
   }
 
   /// Orders the run among all runs, whatever order they are added in.
