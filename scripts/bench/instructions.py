@@ -37,6 +37,7 @@ from bench import ROOT, generated_corpus
 # cross-module optimization (session 22) specializes some and inlines `importItem(_:bytes:)`
 # into its caller, leaving `importBytes(_:item:)` (which it calls) to count; link-time
 # optimization (session 25) inlines `parseAsRoot` into `main`, leaving `CommandParser.parse`.
+# `consume` takes its input inout since session 27 (`consume(_:number:)`).
 PHASES = [
     ("command line parsed", [("static ParsableCommand.parseAsRoot(_:)",
                               "specialized static ParsableCommand.parseAsRoot(_:)",
@@ -46,7 +47,8 @@ PHASES = [
                                       "InputImporter.importBytes(_:item:)"),
                                      "InputImporter.importItem(_:)"], True),
     ("prepare: rows, wide share, statistics share", ["RunPreparer.prepare(_:item:for:)"], True),
-    ("consume: write rows, pivot, collect", ["ExportPass.consume(_:_:number:)"], True),
+    ("consume: write rows, pivot, collect", [("ExportPass.consume(_:number:)",
+                                              "ExportPass.consume(_:_:number:)")], True),
     ("prepared runs freed", ["destroy for ExportPass.Found"], True),
     ("finish: wide tables, statistics, codebook", ["ExportOutputs.finish()"], True),
 ]
