@@ -13,13 +13,16 @@ struct PreparedRun: Sendable {
   /// What the data checks and the state file read of the run.
   var checked: CheckedRun
   /// CSV bytes of its task_runs, steps and answers rows, formatted like `CSVWriter.write`, one
-  /// table after the other: one buffer for the writing thread to free, not three.
+  /// table after the other in `csv[csvStart..<csvEnd]`. The buffer holds the rows of all the
+  /// input's runs: one allocation per input, not two per run and a copy.
   var csv: [UInt8] = []
+  var csvStart = 0
   var taskRunEnd = 0
   var stepsEnd = 0
-  var taskRunCSV: ArraySlice<UInt8> { csv[..<taskRunEnd] }
+  var csvEnd = 0
+  var taskRunCSV: ArraySlice<UInt8> { csv[csvStart..<taskRunEnd] }
   var stepsCSV: ArraySlice<UInt8> { csv[taskRunEnd..<stepsEnd] }
-  var answersCSV: ArraySlice<UInt8> { csv[stepsEnd...] }
+  var answersCSV: ArraySlice<UInt8> { csv[stepsEnd..<csvEnd] }
   var stepCount = 0
   var answerCount = 0
   /// The same rows encoded for the workbook's sheets, only when a workbook is written too.
@@ -89,6 +92,15 @@ struct RunPreparer: Sendable {
     var prepared = PreparedInput()
     prepared.runs.reserveCapacity(input.runs.count)
     let participant = options.participantRule.participantID(for: item)
+    // The rows of every run, one after the other; each run keeps its ranges (`PreparedRun`).
+    // Room for typical row lengths, so the buffer rarely grows.
+    var capacity = 0
+    if output == .everything {
+      for run in input.runs {
+        capacity += 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run)
+      }
+    }
+    var rows = makeBuilder(capacity: capacity)
     // The runs are changed in place: a caller that hands over its input copies no run.
     input.runs.withUnsafeMutableBufferPointer { runs in
       guard let first = runs.baseAddress else { return }
@@ -105,16 +117,23 @@ struct RunPreparer: Sendable {
         // Moved out for the call and back after: an element passed straight from the buffer
         // is copied first (a retain and a release per field of the run).
         let run = (first + index).move()
-        prepared.runs.append(prepare(run, file: item.displayPath, for: output))
+        prepared.runs.append(prepare(run, file: item.displayPath, for: output, rows: &rows))
         (first + index).initialize(to: run)
       }
+    }
+    if rows.byteCount > 0 {
+      let csv = rows.bytes
+      for index in prepared.runs.indices { prepared.runs[index].csv = csv }
     }
     return prepared
   }
 
   /// Each return builds its `PreparedRun` in place: a `var` filled in and returned is copied
-  /// and the original destroyed (a 480-byte value and ~20 references, per run).
-  private func prepare(_ run: TaskRun, file: String, for output: Output) -> PreparedRun {
+  /// and the original destroyed (a 480-byte value and ~20 references, per run). Its CSV rows go
+  /// into `rows`, after the previous runs' (the caller gives each run the finished buffer).
+  private func prepare(
+    _ run: TaskRun, file: String, for output: Output, rows: inout CSVRowBuilder
+  ) -> PreparedRun {
     let checked = CheckedRun(run, file: file)
     guard output != .statistics else {
       return PreparedRun(checked: checked, contribution: RunContribution(statisticsOf: run))
@@ -122,13 +141,14 @@ struct RunPreparer: Sendable {
     guard output == .everything else {
       return PreparedRun(checked: checked, contribution: RunContribution(run, flattener: flattener))
     }
+    let csvStart = rows.byteCount
     if options.writeXLSX {
       let contribution = RunContribution(run, flattener: flattener)
       // The workbook needs cells; the CSV bytes are rendered from the same cells.
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
       let answerRows = flattener.answerRows(run)
-      var rows = makeBuilder(capacity: 256 * (1 + stepRows.count + answerRows.count))
+      rows.reserveCapacity(forAdditional: 256 * (1 + stepRows.count + answerRows.count))
       rows.append(row: taskRunRow)
       let taskRunEnd = rows.byteCount
       for row in stepRows { rows.append(row: row) }
@@ -136,16 +156,13 @@ struct RunPreparer: Sendable {
       for row in answerRows { rows.append(row: row) }
       let zone = options.timeZone
       return PreparedRun(
-        checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
-        stepCount: stepRows.count, answerCount: answerRows.count,
+        checked: checked, csvStart: csvStart, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
+        csvEnd: rows.byteCount, stepCount: stepRows.count, answerCount: answerRows.count,
         taskRunSheetRows: XLSXRows(encoding: [taskRunRow], timeZone: zone),
         stepSheetRows: XLSXRows(encoding: stepRows, timeZone: zone),
         answerSheetRows: XLSXRows(encoding: answerRows, timeZone: zone),
         contribution: contribution)
     }
-    // Capacity: typical row lengths, so the buffer rarely grows.
-    var rows = makeBuilder(
-      capacity: 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run))
     flattener.appendTaskRunRow(run, to: &rows)
     let taskRunEnd = rows.byteCount
     let stepCount = flattener.appendStepRows(run, to: &rows)
@@ -153,8 +170,9 @@ struct RunPreparer: Sendable {
     // The answers' rows and the contribution in one pass: each answer encoded once.
     let (answerCount, contribution) = flattener.appendAnswerRowsAndContribution(run, to: &rows)
     return PreparedRun(
-      checked: checked, csv: rows.bytes, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
-      stepCount: stepCount, answerCount: answerCount, contribution: contribution)
+      checked: checked, csvStart: csvStart, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
+      csvEnd: rows.byteCount, stepCount: stepCount, answerCount: answerCount,
+      contribution: contribution)
   }
 
   private func makeBuilder(capacity: Int) -> CSVRowBuilder {
