@@ -13,6 +13,15 @@ final class ClassTable {
   private var records: UnsafeMutablePointer<ArchiveClass>
   /// Scratch storage for the signature of the class record being read (see `archiveClass`).
   var signatureBuffer = ClassSignature()
+  /// The `ClassNameTable` number of string objects met in class records, direct-mapped by
+  /// plist object number: `ref << 16 | number + 1` per slot, 0 when empty. A slot lost to
+  /// another string only costs that string's lookup again.
+  private let nameNumbers: UnsafeMutablePointer<UInt64>
+  private static let nameSlotCount = 64
+  /// The plist object numbers of the key strings `$classname` and `$classes`, once met (-1
+  /// before): NSKeyedArchiver writes each once for all class records.
+  @exclusivity(unchecked) var classNameKeyRef = -1
+  @exclusivity(unchecked) var classesKeyRef = -1
 
   init(objectCount: Int) {
     slotCount = max(objectCount, 1)
@@ -22,6 +31,8 @@ final class ClassTable {
     counts.initialize(repeating: 0, count: 2)
     counts[1] = 16
     records = UnsafeMutablePointer<ArchiveClass>.allocate(capacity: 16)
+    nameNumbers = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.nameSlotCount)
+    nameNumbers.initialize(repeating: 0, count: Self.nameSlotCount)
   }
 
   deinit {
@@ -29,6 +40,21 @@ final class ClassTable {
     records.deallocate()
     counts.deallocate()
     slots.deallocate()
+    nameNumbers.deallocate()
+  }
+
+  /// The name number of string object `ref`, remembered from an earlier call or else given
+  /// by `lookUp` (and remembered when there is one).
+  @inline(__always)
+  func nameNumber(ofString ref: Int, lookUp: () -> Int?) -> Int? {
+    let slot = ref & (Self.nameSlotCount - 1)
+    let entry = nameNumbers[slot]
+    if entry != 0, Int(truncatingIfNeeded: entry >> 16) == ref {
+      return Int(truncatingIfNeeded: entry & 0xFFFF) - 1
+    }
+    guard let number = lookUp() else { return nil }
+    nameNumbers[slot] = UInt64(ref) << 16 | UInt64(number + 1)
+    return number
   }
 
   /// The record index of class UID `uid` (checked by the caller), or nil when not read yet.

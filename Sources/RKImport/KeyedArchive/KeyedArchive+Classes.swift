@@ -1,4 +1,9 @@
 // Class records ($classname/$classes), the Foundation class table, and cycle detection.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Foundation value types the archive layer decodes itself (formats.md §1.4).
 enum FoundationClass {
@@ -43,7 +48,10 @@ extension KeyedArchive {
     guard recordHeader.type == .dictionary else {
       throw ImportError(location: place, reason: "class record is \(recordHeader.type.phrase)")
     }
-    // First pass: the checks and the raw bytes of the record's names.
+    // A usual record is found by its names' numbers; otherwise (or when new to this thread)
+    // by its signature: the checks and the raw bytes of the record's names.
+    let byNames = recordByNames(recordHeader)
+    if let known = byNames.record { return classes.add(known, uid: slot) }
     // The archive's signature buffer, reused: one allocation per archive, not per record.
     var signature = ClassSignature()
     swap(&signature, &classes.signatureBuffer)
@@ -55,12 +63,116 @@ extension KeyedArchive {
     guard hasName else {
       throw ImportError(location: place, reason: "class record without $classname")
     }
+    let record: ArchiveClass
     if let known = ClassRecordCache.record(for: signature) {
-      return classes.add(known, uid: slot)
+      record = known
+    } else {
+      record = try decodeClassRecord(recordHeader)
+      ClassRecordCache.remember(record, for: signature)
     }
-    let record = try decodeClassRecord(recordHeader)
-    ClassRecordCache.remember(record, for: signature)
+    if let key = byNames.key { classNames.remember(record, for: key) }
     return classes.add(record, uid: slot)
+  }
+
+  /// The record of a usual class record (the keys `$classname` and `$classes` once each, ASCII
+  /// names, a chain of at most `ClassNameTable.longestChain`) from this thread's
+  /// `ClassNameTable`, with its key; the key alone when the table does not have it yet; neither
+  /// for any other record, which the signature path reads (and reports).
+  private func recordByNames(
+    _ record: PlistObjectHeader
+  ) -> (record: ArchiveClass?, key: ClassNameTable.RecordKey?) {
+    guard record.count == 2 else { return (nil, nil) }
+    let refSize = plist.refSize
+    let offsetSize = plist.offsetSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = UInt64(plist.objectCount)
+    let classes = self.classes
+    let key = plist.bytes.withUnsafeBufferPointer { buffer -> ClassNameTable.RecordKey? in
+      guard let base = buffer.baseAddress else { return nil }
+      // The start of object `ref` (a reference read from a checked payload) when it lies in
+      // the object area, as `checkedOffset` decides.
+      func start(of ref: UInt64) -> Int? {
+        guard ref < objectCount else { return nil }
+        let offset = Int(
+          BPlistDocument.readBigEndian(base, at: tableStart &+ Int(ref) &* offsetSize, offsetSize))
+        return offset >= 8 && offset < tableStart ? offset : nil
+      }
+      func reference(at offset: Int) -> UInt64 {
+        BPlistDocument.readBigEndian(base, at: offset, refSize)
+      }
+      /// The number of the ASCII string object `ref`, from the archive's memo or the table.
+      func nameNumber(_ ref: UInt64) -> Int? {
+        classes.nameNumber(ofString: Int(ref)) {
+          guard let start = start(of: ref),
+            let span = BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
+          else { return nil }
+          return classNames.number(of: base + span.lowerBound, count: span.count)
+        }
+      }
+      /// Whether key string `ref` is `$classname` (true), `$classes` (false) or neither (nil):
+      /// NSKeyedArchiver writes each once, so the archive remembers the two references.
+      func isClassName(_ ref: UInt64) -> Bool? {
+        if Int(ref) == classes.classNameKeyRef { return true }
+        if Int(ref) == classes.classesKeyRef { return false }
+        guard let start = start(of: ref),
+          let key = BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
+        else { return nil }
+        func keyIs(_ expected: StaticString) -> Bool {
+          key.count == expected.utf8CodeUnitCount
+            && memcmp(base + key.lowerBound, expected.utf8Start, key.count) == 0
+        }
+        if keyIs("$classname") {
+          classes.classNameKeyRef = Int(ref)
+          return true
+        }
+        if keyIs("$classes") {
+          classes.classesKeyRef = Int(ref)
+          return false
+        }
+        return nil
+      }
+      // The key's words, filled in as the numbers come (see `RecordKey`).
+      var low: UInt64 = 0
+      var high: UInt64 = 1 << 63
+      var hasName = false
+      var hasChain = false
+      // `record` is a checked dictionary header: its four references lie in the buffer.
+      for index in 0..<2 {
+        let keyRef = reference(at: record.payloadOffset &+ index &* refSize)
+        let valueRef = reference(at: record.payloadOffset &+ (2 &+ index) &* refSize)
+        switch isClassName(keyRef) {
+        case true?:
+          guard !hasName, let number = nameNumber(valueRef) else { return nil }
+          low |= UInt64(number)
+          hasName = true
+        case false?:
+          // An array whose count is in its marker, its references within the object area.
+          guard !hasChain, let arrayStart = start(of: valueRef) else { return nil }
+          let marker = base[arrayStart]
+          let count = Int(marker & 0x0F)
+          guard marker >> 4 == 0xA, count <= ClassNameTable.longestChain,
+            count &* refSize < tableStart &- arrayStart
+          else { return nil }
+          low |= UInt64(count) << 12
+          for element in 0..<count {
+            guard let number = nameNumber(reference(at: arrayStart &+ 1 &+ element &* refSize))
+            else { return nil }
+            if element < 4 {
+              low |= UInt64(number) << (16 &+ 12 &* element)
+            } else {
+              high |= UInt64(number) << (12 &* (element &- 4))
+            }
+          }
+          hasChain = true
+        case nil:
+          return nil
+        }
+      }
+      guard hasName, hasChain else { return nil }
+      return ClassNameTable.RecordKey(low: low, high: high)
+    }
+    guard let key else { return (nil, nil) }
+    return (classNames.record(for: key), key)
   }
 
   /// The signature of any class record (appended to `signature`), checking every key and

@@ -48,6 +48,8 @@ final class KeyedArchive {
   let keyIDs: KeyIDTable
   /// This thread's Strings of short texts (the archive is read on one thread).
   let shortStrings = ShortStringCache.current
+  /// This thread's class records by the numbers of their names.
+  let classNames = ClassNameTable.current
   /// Object visits left (one cell: plain storage, no exclusivity check per visit); stops
   /// exponential re-decoding of shared objects.
   private let visitsLeft: UnsafeMutablePointer<Int>
