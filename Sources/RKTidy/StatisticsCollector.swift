@@ -301,7 +301,7 @@ struct QuestionAccumulator: Sendable {
   var values: Int
   var answerDurations: Int
   /// Per option, the runs that chose it.
-  var optionCounts: [String?: OptionTally] = [:]
+  var optionCounts = OptionCounts()
   /// The number of the last run that had the question, and its status there so far.
   var lastRun = 0
   var runStatus = AnswerStatus.skipped
@@ -350,15 +350,53 @@ struct QuestionAccumulator: Sendable {
   mutating func count(
     _ options: [WideOption], other: ResultContribution.OtherOptions, runNumber: Int
   ) {
-    for option in options { optionCounts[option.text, default: OptionTally()].count(runNumber) }
+    for option in options { optionCounts.count(option.text, runNumber: runNumber) }
     guard !other.isEmpty else { return }
-    if other.contains(.booleanTrue) {
-      optionCounts["true", default: OptionTally()].count(runNumber)
+    if other.contains(.booleanTrue) { optionCounts.count("true", runNumber: runNumber) }
+    if other.contains(.booleanFalse) { optionCounts.count("false", runNumber: runNumber) }
+    if other.contains(.null) { optionCounts.count(nil, runNumber: runNumber) }
+  }
+}
+
+/// Per option (its text; nil for a null choice value), the runs that chose it, in the order
+/// first chosen. While a question has few options they are found by comparing texts, which
+/// costs less than hashing one: every answered choice and boolean counts its options, and a
+/// dictionary lookup cost ~350 instructions.
+struct OptionCounts: Sendable {
+  /// Options searched in order; past this many, through `indices`.
+  static let linearLimit = 16
+  private(set) var keys: [String?] = []
+  private var tallies: [OptionTally] = []
+  /// Each option's index, once there are more than `linearLimit` (else empty).
+  private var indices: [String?: Int] = [:]
+
+  /// Counts run `runNumber` for `text` (once per run).
+  mutating func count(_ text: String?, runNumber: Int) {
+    tallies[index(of: text)].count(runNumber)
+  }
+
+  /// The tally of `text`, nil when no run chose it.
+  subscript(text: String?) -> OptionTally? {
+    let found = indices.isEmpty ? keys.firstIndex(of: text) : indices[text]
+    return found.map { tallies[$0] }
+  }
+
+  /// The index of `text`, added if new.
+  private mutating func index(of text: String?) -> Int {
+    if indices.isEmpty {
+      if let found = keys.firstIndex(of: text) { return found }
+    } else if let found = indices[text] {
+      return found
     }
-    if other.contains(.booleanFalse) {
-      optionCounts["false", default: OptionTally()].count(runNumber)
+    let index = keys.count
+    keys.append(text)
+    tallies.append(OptionTally())
+    if !indices.isEmpty {
+      indices[text] = index
+    } else if keys.count > Self.linearLimit {
+      for (position, key) in keys.enumerated() { indices[key] = position }
     }
-    if other.contains(.null) { optionCounts[nil, default: OptionTally()].count(runNumber) }
+    return index
   }
 }
 
