@@ -1,5 +1,6 @@
 // Outputs as a set: written into a hidden staging folder, renamed into place only at the end.
 import Foundation
+import RKImport
 import RKWrite
 
 #if canImport(Glibc)
@@ -64,8 +65,12 @@ public final class OutputCommit {
       notes.append("finished the commit of an interrupted run (\(finished) files renamed)")
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? []
+    // Also an input list's file: the walk makes it in the output folder (the staging folder
+    // does not exist yet) and unlinks it at once, so one is left only by a kill in between.
     for name in names.sorted()
-    where name.hasPrefix(stagingPrefix) || (name.hasPrefix(".") && name.hasSuffix(".tmp")) {
+    where name.hasPrefix(stagingPrefix) || (name.hasPrefix(".") && name.hasSuffix(".tmp"))
+      || name.hasPrefix(InputItemList.scratchFilePrefix)
+    {
       try? FileManager.default.removeItem(atPath: outputDirectory + "/" + name)
       notes.append("removed \(name) left by an interrupted run")
     }

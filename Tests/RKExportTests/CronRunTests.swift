@@ -114,6 +114,20 @@ final class CronRunTests: XCTestCase {
     XCTAssertGreaterThan(try dir.readCSV("out/answers.csv").count, 1)
   }
 
+  /// The file an input list waits in, left by a run killed between making it and unlinking it
+  /// (seen once in the random kills above), is removed by the next run.
+  func testInputListFile_LeftByKilledRun_RemovedByNextRun() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    try dir.write("out/.inputs-Ab12Cd", bytes: [])
+    let result = try dir.run(["in", "--out", "out"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("removed .inputs-Ab12Cd left by an interrupted run"), result.stderr)
+    XCTAssertEqual(dir.hiddenEntries("out"), [])
+    XCTAssertGreaterThan(try dir.readCSV("out/answers.csv").count, 1)
+  }
+
   /// A commit cut short after its journal was written is finished by the next run.
   func testCommit_JournalLeftByKilledRun_FinishedByNextRun() throws {
     let dir = try Workdir()

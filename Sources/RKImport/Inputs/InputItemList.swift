@@ -13,6 +13,10 @@ import Foundation
 /// after `moveToDisk(directory:)` almost nothing: records and paths then wait in an unlinked
 /// file, read back `ItemsOnDisk.chunkSize` items at a time.
 public struct InputItemList: RandomAccessCollection, Sendable {
+  /// The name prefix of the unlinked files lists wait in. A run killed in the instant between
+  /// making one and unlinking it leaves it behind; the next run in that folder removes it
+  /// (`OutputCommit.recover`).
+  public static let scratchFilePrefix = ".inputs-"
   struct Root: Sendable {
     /// The root as given on the command line (disk paths are `path + "/" + below`).
     var path: String
@@ -490,7 +494,7 @@ final class ItemsOnDisk: @unchecked Sendable {
 
   /// An empty list in a new unlinked file in `directory`; nil when it cannot be made.
   init?(directory: String) {
-    var path = Array((directory + "/.inputs-XXXXXX").utf8CString)
+    var path = Array((directory + "/" + InputItemList.scratchFilePrefix + "XXXXXX").utf8CString)
     let descriptor = path.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
