@@ -45,9 +45,27 @@ public enum ISO8601 {
     let (local, overflow) = ms.addingReportingOverflow(Int64(offsetSeconds) * 1000)
     guard !overflow else { return "" }
     let parts = CivilTime(millisecondsSince1970: local)
-    var bytes = [UInt8]()
-    parts.appendDate(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    guard parts.year >= 0 && parts.year <= 9999 else {
+      // Five-digit and negative years are rare: the general path writes them.
+      var bytes = [UInt8]()
+      parts.appendDate(to: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    // Ten bytes on the stack, and a String that keeps them inline: no allocation (a date-only
+    // answer's value is made per answer).
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { text in
+      func put2(_ value: Int, at index: Int) {
+        text[index] = UInt8(48 + value / 10 % 10)
+        text[index + 1] = UInt8(48 + value % 10)
+      }
+      put2(parts.year / 100, at: 0)
+      put2(parts.year % 100, at: 2)
+      text[4] = UInt8(ascii: "-")
+      put2(parts.month, at: 5)
+      text[7] = UInt8(ascii: "-")
+      put2(parts.day, at: 8)
+      return String(decoding: UnsafeBufferPointer(text), as: UTF8.self)
+    }
   }
 
   static func appendOffset(_ offsetSeconds: Int, to bytes: inout [UInt8]) {

@@ -66,6 +66,30 @@ final class CSVRowBuilderTests: XCTestCase {
     }
   }
 
+  func testLocalDate_IsTheDatePartOfISO8601Append() {
+    // The ten-byte path (years 0...9999) and the general one (before year 0, after 9999), at
+    // day boundaries, a leap day, and offsets that move the date either way.
+    let leapDay: Int64 = 951_782_400_000  // 2000-02-29T00:00:00Z
+    let instants: [Int64] = [
+      0, -1, 86_399_999, t0ms, leapDay, leapDay - 1, leapDay + 86_399_999, 253_402_300_799_999,
+      253_402_300_800_000, -62_167_219_200_000, -62_167_219_200_001, -8_999_999_999_999_999,
+    ]
+    for offset in [0, 3600, -3600, 50_400, -43_200, 999_999, 1_000_000] {
+      for ms in instants {
+        var full: [UInt8] = []
+        ISO8601.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &full)
+        let expected = String(decoding: full.prefix { $0 != UInt8(ascii: "T") }, as: UTF8.self)
+        XCTAssertEqual(
+          ISO8601.localDate(millisecondsSince1970: ms, offsetSeconds: offset), expected,
+          "\(ms) at \(offset)")
+      }
+    }
+    XCTAssertEqual(
+      ISO8601.localDate(millisecondsSince1970: leapDay, offsetSeconds: 0), "2000-02-29")
+    XCTAssertEqual(
+      ISO8601.localDate(millisecondsSince1970: leapDay, offsetSeconds: -1), "2000-02-28")
+  }
+
   func testISO8601Writer_EveryMinuteSecondAndMillisecondOfADay_SameAsISO8601Append() {
     // Every hour, minute and second once, every millisecond value once, on one cached day.
     var instants: [Int64] = []
