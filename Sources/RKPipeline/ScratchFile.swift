@@ -3,7 +3,8 @@
 import Foundation
 
 /// Opens a new file in `directory` (named `prefix` and six random characters) and unlinks it:
-/// it lives as long as the descriptor, and leaves nothing behind even if the process is killed.
+/// it lives as long as the descriptor, and leaves nothing behind once this returns (a kill in
+/// the instant before the unlink leaves it in the staging folder, which the next run removes).
 /// Returns -1 when the file cannot be made.
 func openUnlinkedFile(in directory: String, prefix: String) -> Int32 {
   var path = Array((directory + "/" + prefix + "XXXXXX").utf8CString)
