@@ -29,15 +29,19 @@ struct AnswerEncoder: Sendable {
   /// `className` labels generic fields in their JSON (`"_class"`), so the result kind is kept.
   func values(of answer: Answer, className: String? = nil) -> [AnswerValue] {
     var values: [AnswerValue] = []
-    forEachValue(of: answer, className: className) { values.append($0) }
+    withUnsafePointer(to: answer) { answer in
+      forEachValue(of: answer, className: className) { values.append($0) }
+    }
     return values
   }
 
   /// Calls `body` with each entry `values(of:className:)` returns, in order, without an array.
+  /// The answer is read where it is (through a pointer): passed as a value from a result in
+  /// an array, it was copied whole first for `body`'s sake.
   func forEachValue(
-    of answer: borrowing Answer, className: String? = nil, _ body: (AnswerValue) -> Void
+    of answer: UnsafePointer<Answer>, className: String? = nil, _ body: (AnswerValue) -> Void
   ) {
-    switch answer {
+    switch answer.pointee {
     case .skipped, .dontKnow:
       body(AnswerValue())
     case .boolean(let flag):

@@ -135,7 +135,9 @@ public struct Flattener: Sendable {
   ) -> Int {
     let status = AnswerStatus(record.pointee.answer)
     var index: Int64 = 0
-    encoder.forEachValue(of: record.pointee.answer, className: record.pointee.className) { value in
+    // `answer` is a stored property: its pointer always exists.
+    let answer = record.pointer(to: \.answer)!
+    encoder.forEachValue(of: answer, className: record.pointee.className) { value in
       index += 1
       if index == 1 { firstValue = value.value }
       appendRunKey(run, to: &builder)

@@ -177,9 +177,11 @@ struct ResultContribution: Sendable {
   static func packedValue(_ answer: borrowing Answer, encoder: AnswerEncoder) -> Cell {
     var first = Cell.empty
     var count = 0
-    encoder.forEachValue(of: answer) { value in
-      if count == 0 { first = value.value }
-      count += 1
+    withUnsafePointer(to: answer) { answer in
+      encoder.forEachValue(of: answer) { value in
+        if count == 0 { first = value.value }
+        count += 1
+      }
     }
     if count == 1 { return first }
     let texts: [String]
