@@ -96,8 +96,15 @@ struct RunPreparer: Sendable {
     // Room for typical row lengths, so the buffer rarely grows.
     var capacity = 0
     if output == .everything {
-      for run in input.runs {
-        capacity += 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run)
+      // Each run moved out and back, as below: `for run in input.runs` or a run passed straight
+      // from the buffer was copied whole (its strings and arrays retained, then released).
+      input.runs.withUnsafeMutableBufferPointer { runs in
+        guard let first = runs.baseAddress else { return }
+        for index in runs.indices {
+          let run = (first + index).move()
+          capacity += 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run)
+          (first + index).initialize(to: run)
+        }
       }
     }
     var rows = makeBuilder(capacity: capacity)
