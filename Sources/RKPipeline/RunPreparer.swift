@@ -40,6 +40,20 @@ struct PreparedInput: Sendable {
   var runsBeforeSince = 0
 }
 
+extension UnsafeMutablePointer {
+  /// Calls `body` with the value here moved out, and moves it back after: a value passed on
+  /// straight from an array's storage is copied first (a retain and a release per reference
+  /// it holds), one in a local is lent as it is.
+  @inline(__always)
+  func withPointeeMovedOut<Result>(_ body: (borrowing Pointee) throws -> Result) rethrows
+    -> Result
+  {
+    let value = move()
+    defer { initialize(to: value) }
+    return try body(value)
+  }
+}
+
 extension PreparedInput {
   /// Calls `body` with each run in order, moved out of the array for the call and back after:
   /// a run passed on straight from the array was copied first, a retain and a release per
@@ -47,11 +61,7 @@ extension PreparedInput {
   mutating func forEachRun(_ body: (borrowing PreparedRun) throws -> Void) rethrows {
     try runs.withUnsafeMutableBufferPointer { runs in
       guard let first = runs.baseAddress else { return }
-      for index in runs.indices {
-        let run = (first + index).move()
-        defer { (first + index).initialize(to: run) }
-        try body(run)
-      }
+      for index in runs.indices { try (first + index).withPointeeMovedOut(body) }
     }
   }
 }
@@ -101,9 +111,9 @@ struct RunPreparer: Sendable {
       input.runs.withUnsafeMutableBufferPointer { runs in
         guard let first = runs.baseAddress else { return }
         for index in runs.indices {
-          let run = (first + index).move()
-          capacity += 256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run)
-          (first + index).initialize(to: run)
+          capacity += (first + index).withPointeeMovedOut { run in
+            256 + 160 * run.steps.count + 256 * flattener.answerRowCount(run)
+          }
         }
       }
     }
@@ -121,11 +131,10 @@ struct RunPreparer: Sendable {
         }
         let definition = definitions[runs[index].taskIdentifier]
         privacy.apply(to: &runs[index], definition: definition)
-        // Moved out for the call and back after: an element passed straight from the buffer
-        // is copied first (a retain and a release per field of the run).
-        let run = (first + index).move()
-        prepared.runs.append(prepare(run, file: item.displayPath, for: output, rows: &rows))
-        (first + index).initialize(to: run)
+        prepared.runs.append(
+          (first + index).withPointeeMovedOut { run in
+            prepare(run, file: item.displayPath, for: output, rows: &rows)
+          })
       }
     }
     if rows.byteCount > 0 {
