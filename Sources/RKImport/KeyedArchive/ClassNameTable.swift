@@ -78,14 +78,7 @@ final class ClassNameTable {
   }
 
   /// This thread's table (made on first use, freed when the thread ends).
-  static var current: ClassNameTable {
-    if let stored = pthread_getspecific(threadKey) {
-      return Unmanaged<ClassNameTable>.fromOpaque(stored).takeUnretainedValue()
-    }
-    let table = ClassNameTable()
-    pthread_setspecific(threadKey, Unmanaged.passRetained(table).toOpaque())
-    return table
-  }
+  static var current: ClassNameTable { threadSlot.object { ClassNameTable() } }
 
   /// The number of the name whose bytes are the `count` at `bytes`, numbered now if new; nil
   /// when it is longer than `longestName` or the table is full.
@@ -159,12 +152,5 @@ final class ClassNameTable {
   }
 }
 
-/// The thread-local slot holding each thread's `ClassNameTable` (released with the thread).
-private let threadKey: pthread_key_t = {
-  var key = pthread_key_t()
-  pthread_key_create(&key) { stored in
-    guard let stored else { return }
-    Unmanaged<ClassNameTable>.fromOpaque(stored).release()
-  }
-  return key
-}()
+/// Each thread's `ClassNameTable`.
+private let threadSlot = ThreadSlot<ClassNameTable>()

@@ -1,6 +1,5 @@
 // The Strings of short ASCII texts met before on this thread: identifiers repeat from archive to
 // archive, and making a String checks and copies its bytes each time.
-import Glibc
 
 /// A direct-mapped table of short ASCII texts (at most 15 bytes: Swift keeps such a String in
 /// its own 16 bytes, with nothing to allocate or release) and their Strings, one per thread.
@@ -36,14 +35,7 @@ final class ShortStringCache {
   }
 
   /// This thread's cache (made on first use, freed when the thread ends).
-  static var current: ShortStringCache {
-    if let stored = pthread_getspecific(threadKey) {
-      return Unmanaged<ShortStringCache>.fromOpaque(stored).takeUnretainedValue()
-    }
-    let cache = ShortStringCache()
-    pthread_setspecific(threadKey, Unmanaged.passRetained(cache).toOpaque())
-    return cache
-  }
+  static var current: ShortStringCache { threadSlot.object { ShortStringCache() } }
 
   /// The String of the `count` bytes at `start`, as `String(decoding:as: UTF8.self)` makes it.
   /// `available` bytes are readable from `start` on: with 16 or more the text is read as two
@@ -74,12 +66,5 @@ final class ShortStringCache {
   }
 }
 
-/// The thread-local slot holding each thread's `ShortStringCache` (released with the thread).
-private let threadKey: pthread_key_t = {
-  var key = pthread_key_t()
-  pthread_key_create(&key) { stored in
-    guard let stored else { return }
-    Unmanaged<ShortStringCache>.fromOpaque(stored).release()
-  }
-  return key
-}()
+/// Each thread's `ShortStringCache`.
+private let threadSlot = ThreadSlot<ShortStringCache>()
