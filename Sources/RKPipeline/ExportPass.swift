@@ -266,18 +266,19 @@ struct ExportPass {
   /// The items of a zip found at import, in path order with its problems: read by the thread
   /// that found it when few, else spread over the workers now (listed again when large).
   private mutating func consumeZip(_ found: inout Found) throws {
-    guard let zip = found.zip else { return }
+    // Taken out of `found` and switched on consumed, so that `founds` below is the only
+    // reference to the items read together: each is then consumed in place (see `consume`),
+    // and the array goes back into `found` after, for its worker to free. (Held a second time,
+    // the array and every item's runs were copied on the first change.)
+    guard let zip = found.zip.take() else { return }
     let piece = found.piece
     let problems: [InputWalker.PlacedProblem]
     var items: InputItemList?
     var founds: [Found] = []
-    switch zip {
+    switch consume zip {
     case .read(let read, let readProblems):
       founds = read
       problems = readProblems
-      // Now the only reference to the items' array is `founds`: each is consumed in place
-      // (see `consume`), and the array goes back into `found` after, for its worker to free.
-      found.zip = nil
     case .listed(let listed, let listedProblems):
       items = listed
       problems = listedProblems

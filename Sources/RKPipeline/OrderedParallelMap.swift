@@ -54,11 +54,14 @@ where
       var claimed = state.claimNext()
       var consumed: [Output] = []
       while let index = claimed {
-        let output = transform(inputs[index])
-        // Weighed first: the result is then handed over without a copy.
-        let outputWeight = weight?(output) ?? 1
+        let produced = transform(inputs[index])
+        let outputWeight = weight?(produced) ?? 1
+        // Handed over by `take()` from an optional: passed as a consumed value, the result was
+        // copied (and the original freed here, after the consumer may have started on the copy:
+        // two owners, so what the consumer changed in place was copied again).
+        var output: Output? = consume produced
         claimed = state.deliverAndClaim(
-          index, output, weight: outputWeight, worker: worker, takingConsumed: &consumed)
+          index, &output, weight: outputWeight, worker: worker, takingConsumed: &consumed)
         consumed.removeAll(keepingCapacity: true)
       }
     }
@@ -157,11 +160,11 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
     return claimLocked()
   }
 
-  /// Stores the result for `index` (dropped when the consumer gave up on it), hands `worker`
-  /// the results of its own the consumer is done with (in `takingConsumed`, which must be
-  /// empty) and claims the next input, all under one lock.
+  /// Stores the result for `index`, taken out of `output` (left there when the consumer gave up
+  /// on it), hands `worker` the results of its own the consumer is done with (in
+  /// `takingConsumed`, which must be empty) and claims the next input, all under one lock.
   func deliverAndClaim(
-    _ index: Int, _ output: consuming Output, weight: Int, worker: Int,
+    _ index: Int, _ output: inout Output?, weight: Int, worker: Int,
     takingConsumed done: inout [Output]
   ) -> Int? {
     condition.lock()
@@ -169,7 +172,7 @@ private final class ReorderBuffer<Output>: @unchecked Sendable {
     if abandoned.remove(index) == nil {
       let slot = index % window
       claimed[slot] = false
-      slots[slot] = consume output
+      slots[slot] = output.take()
       producers[slot] = worker
       weights[slot] = weight
       waitingWeight += weight
