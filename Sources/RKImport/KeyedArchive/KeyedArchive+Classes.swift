@@ -1,9 +1,4 @@
 // Class records ($classname/$classes), the Foundation class table, and cycle detection.
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Foundation value types the archive layer decodes itself (formats.md §1.4).
 enum FoundationClass {
@@ -82,31 +77,13 @@ extension KeyedArchive {
     _ record: PlistObjectHeader
   ) -> (record: ArchiveClass?, key: ClassNameTable.RecordKey?) {
     guard record.count == 2 else { return (nil, nil) }
-    let refSize = plist.refSize
-    let offsetSize = plist.offsetSize
-    let tableStart = plist.offsetTableOffset
-    let objectCount = UInt64(plist.objectCount)
     let classes = self.classes
-    let key = plist.bytes.withUnsafeBufferPointer { buffer -> ClassNameTable.RecordKey? in
-      guard let base = buffer.baseAddress else { return nil }
-      // The start of object `ref` (a reference read from a checked payload) when it lies in
-      // the object area, as `checkedOffset` decides.
-      func start(of ref: UInt64) -> Int? {
-        guard ref < objectCount else { return nil }
-        let offset = Int(
-          BPlistDocument.readBigEndian(base, at: tableStart &+ Int(ref) &* offsetSize, offsetSize))
-        return offset >= 8 && offset < tableStart ? offset : nil
-      }
-      func reference(at offset: Int) -> UInt64 {
-        BPlistDocument.readBigEndian(base, at: offset, refSize)
-      }
+    let key = plist.withObjectArea { area -> ClassNameTable.RecordKey? in
       /// The number of the ASCII string object `ref`, from the archive's memo or the table.
       func nameNumber(_ ref: UInt64) -> Int? {
         classes.nameNumber(ofString: Int(ref)) {
-          guard let start = start(of: ref),
-            let span = BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
-          else { return nil }
-          return classNames.number(of: base + span.lowerBound, count: span.count)
+          guard let span = area.byteString(ref) else { return nil }
+          return classNames.number(of: area.base + span.lowerBound, count: span.count)
         }
       }
       /// Whether key string `ref` is `$classname` (true), `$classes` (false) or neither (nil):
@@ -114,18 +91,12 @@ extension KeyedArchive {
       func isClassName(_ ref: UInt64) -> Bool? {
         if Int(ref) == classes.classNameKeyRef { return true }
         if Int(ref) == classes.classesKeyRef { return false }
-        guard let start = start(of: ref),
-          let key = BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
-        else { return nil }
-        func keyIs(_ expected: StaticString) -> Bool {
-          key.count == expected.utf8CodeUnitCount
-            && memcmp(base + key.lowerBound, expected.utf8Start, key.count) == 0
-        }
-        if keyIs("$classname") {
+        guard let key = area.byteString(ref) else { return nil }
+        if area.bytes(key, are: "$classname") {
           classes.classNameKeyRef = Int(ref)
           return true
         }
-        if keyIs("$classes") {
+        if area.bytes(key, are: "$classes") {
           classes.classesKeyRef = Int(ref)
           return false
         }
@@ -138,8 +109,8 @@ extension KeyedArchive {
       var hasChain = false
       // `record` is a checked dictionary header: its four references lie in the buffer.
       for index in 0..<2 {
-        let keyRef = reference(at: record.payloadOffset &+ index &* refSize)
-        let valueRef = reference(at: record.payloadOffset &+ (2 &+ index) &* refSize)
+        let keyRef = area.reference(at: record.payloadOffset &+ index &* area.refSize)
+        let valueRef = area.reference(at: record.payloadOffset &+ (2 &+ index) &* area.refSize)
         switch isClassName(keyRef) {
         case true?:
           guard !hasName, let number = nameNumber(valueRef) else { return nil }
@@ -147,16 +118,16 @@ extension KeyedArchive {
           hasName = true
         case false?:
           // An array whose count is in its marker, its references within the object area.
-          guard !hasChain, let arrayStart = start(of: valueRef) else { return nil }
-          let marker = base[arrayStart]
+          guard !hasChain, let arrayStart = area.start(of: valueRef) else { return nil }
+          let marker = area.base[arrayStart]
           let count = Int(marker & 0x0F)
           guard marker >> 4 == 0xA, count <= ClassNameTable.longestChain,
-            count &* refSize < tableStart &- arrayStart
+            count &* area.refSize < area.tableStart &- arrayStart
           else { return nil }
           low |= UInt64(count) << 12
           for element in 0..<count {
-            guard let number = nameNumber(reference(at: arrayStart &+ 1 &+ element &* refSize))
-            else { return nil }
+            let entryRef = area.reference(at: arrayStart &+ 1 &+ element &* area.refSize)
+            guard let number = nameNumber(entryRef) else { return nil }
             if element < 4 {
               low |= UInt64(number) << (16 &+ 12 &* element)
             } else {
@@ -212,12 +183,8 @@ extension KeyedArchive {
   func readUsualSignature(
     _ record: PlistObjectHeader, into signature: inout ClassSignature
   ) -> Bool {
-    let refSize = plist.refSize
-    let offsetSize = plist.offsetSize
-    let tableStart = plist.offsetTableOffset
-    let objectCount = UInt64(plist.objectCount)
-    return plist.bytes.withUnsafeBufferPointer { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return false }
+    let read = plist.withObjectArea { area -> Bool in
+      let base = area.base
       // Built on the stack and appended once: appending piece by piece to the array checks
       // its storage each time, and a record has five or six pieces.
       return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch -> Bool in
@@ -231,55 +198,34 @@ extension KeyedArchive {
           used &+= span.count &+ 6
           return true
         }
-        // The start of object `ref` (a reference read from a checked payload) when it lies
-        // in the object area, as `checkedOffset` decides.
-        func start(of ref: UInt64) -> Int? {
-          guard ref < objectCount else { return nil }
-          let offset = Int(
-            BPlistDocument.readBigEndian(
-              base, at: tableStart &+ Int(ref) &* offsetSize, offsetSize))
-          return offset >= 8 && offset < tableStart ? offset : nil
-        }
-        func reference(at offset: Int) -> UInt64 {
-          BPlistDocument.readBigEndian(base, at: offset, refSize)
-        }
         var hasName = false
         // `record` is a checked dictionary header: its 2 × count references lie in the buffer.
         for index in 0..<record.count {
-          let keyRef = reference(at: record.payloadOffset &+ index &* refSize)
-          let valueRef = reference(at: record.payloadOffset &+ (record.count &+ index) &* refSize)
-          guard let keyStart = start(of: keyRef),
-            let key = BPlistDocument.byteStringSpan(at: keyStart, in: base, end: tableStart),
-            let valueStart = start(of: valueRef)
+          let keyRef = area.reference(at: record.payloadOffset &+ index &* area.refSize)
+          let valueRef = area.reference(
+            at: record.payloadOffset &+ (record.count &+ index) &* area.refSize)
+          guard let key = area.byteString(keyRef), let valueStart = area.start(of: valueRef)
           else { return false }
           // The two keys compared in place: the same test as matching the `FieldKey` by name.
-          func keyIs(_ name: StaticString) -> Bool {
-            guard key.count == name.utf8CodeUnitCount else { return false }
-            var index = 0
-            while index < key.count, base[key.lowerBound &+ index] == name.utf8Start[index] {
-              index &+= 1
-            }
-            return index == key.count
-          }
-          if keyIs("$classname") {
+          if area.bytes(key, are: "$classname") {
             guard
-              let name = BPlistDocument.byteStringSpan(at: valueStart, in: base, end: tableStart),
+              let name = BPlistDocument.byteStringSpan(
+                at: valueStart, in: base, end: area.tableStart),
               put(role: 1, name)
             else { return false }
             hasName = true
-          } else if keyIs("$classes") {
+          } else if area.bytes(key, are: "$classes") {
             // An array whose count is in its marker, its references within the object area.
             let marker = base[valueStart]
             let count = Int(marker & 0x0F)
-            guard marker >> 4 == 0xA, count != 0x0F, count &* refSize < tableStart &- valueStart
+            guard marker >> 4 == 0xA, count != 0x0F,
+              count &* area.refSize < area.tableStart &- valueStart
             else { return false }
             for element in 0..<count {
-              let entryRef = reference(at: valueStart &+ 1 &+ element &* refSize)
-              guard let entryStart = start(of: entryRef),
-                let entry = BPlistDocument.byteStringSpan(
-                  at: entryStart, in: base, end: tableStart),
-                put(role: 2, entry)
-              else { return false }
+              let entryRef = area.reference(at: valueStart &+ 1 &+ element &* area.refSize)
+              guard let entry = area.byteString(entryRef), put(role: 2, entry) else {
+                return false
+              }
             }
           } else {
             return false
@@ -290,6 +236,7 @@ extension KeyedArchive {
         return true
       }
     }
+    return read ?? false
   }
 
   /// Decodes a class record that the first pass in `archiveClass` checked (it has a name).

@@ -173,3 +173,62 @@ struct KeyWords {
     return low & firstMask == first && high & secondMask == second
   }
 }
+
+/// A plist's objects read through a pointer to its bytes, for the paths that read references
+/// straight from the buffer (class records): references come from payloads the caller checked,
+/// and each read checks only that its object lies in the object area.
+struct PlistObjectArea {
+  let base: UnsafePointer<UInt8>
+  let refSize: Int
+  let offsetSize: Int
+  /// Where the offset table starts: the object area ends there.
+  let tableStart: Int
+  let objectCount: UInt64
+
+  /// The start of object `ref` when it lies in the object area, as `checkedOffset` decides.
+  @inline(__always)
+  func start(of ref: UInt64) -> Int? {
+    guard ref < objectCount else { return nil }
+    let offset = Int(
+      BPlistDocument.readBigEndian(base, at: tableStart &+ Int(ref) &* offsetSize, offsetSize))
+    return offset >= 8 && offset < tableStart ? offset : nil
+  }
+
+  /// The reference at `offset` (inside a checked payload).
+  @inline(__always)
+  func reference(at offset: Int) -> UInt64 {
+    BPlistDocument.readBigEndian(base, at: offset, refSize)
+  }
+
+  /// The bytes of object `ref` when it is a string stored as bytes (`byteStringSpan`).
+  @inline(__always)
+  func byteString(_ ref: UInt64) -> Range<Int>? {
+    guard let start = start(of: ref) else { return nil }
+    return BPlistDocument.byteStringSpan(at: start, in: base, end: tableStart)
+  }
+
+  /// Whether the bytes `span` are `text`'s.
+  @inline(__always)
+  func bytes(_ span: Range<Int>, are text: StaticString) -> Bool {
+    guard span.count == text.utf8CodeUnitCount else { return false }
+    var index = 0
+    while index < span.count, base[span.lowerBound &+ index] == text.utf8Start[index] {
+      index &+= 1
+    }
+    return index == span.count
+  }
+}
+
+extension BPlistDocument {
+  /// Calls `body` with the object area of these bytes; nil for an empty buffer.
+  @inline(__always)
+  func withObjectArea<Result>(_ body: (PlistObjectArea) -> Result?) -> Result? {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      return body(
+        PlistObjectArea(
+          base: base, refSize: refSize, offsetSize: offsetSize, tableStart: offsetTableOffset,
+          objectCount: UInt64(objectCount)))
+    }
+  }
+}
