@@ -164,7 +164,6 @@ struct RunPreparer: Sendable {
       let taskRunRow = flattener.taskRunRow(run)
       let stepRows = flattener.stepRows(run)
       let answerRows = flattener.answerRows(run)
-      rows.reserveCapacity(forAdditional: 256 * (1 + stepRows.count + answerRows.count))
       rows.append(row: taskRunRow)
       let taskRunEnd = rows.byteCount
       for row in stepRows { rows.append(row: row) }

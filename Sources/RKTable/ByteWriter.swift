@@ -60,11 +60,6 @@ public struct ByteWriter: ~Copyable {
     used += range.count
   }
 
-  /// Makes room for `count` more bytes, so the next appends of that many do not grow it.
-  public mutating func reserveCapacity(forAdditional count: Int) {
-    if capacity - used < count { grow(for: count) }
-  }
-
   /// Forgets the bytes written, keeping the memory for the next ones.
   @inlinable
   public mutating func removeAll() { used = 0 }

@@ -36,11 +36,6 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
   /// The number of bytes formatted so far (without copying them).
   public var byteCount: Int { buffer.count }
 
-  /// Makes room for `count` more bytes of rows.
-  public mutating func reserveCapacity(forAdditional count: Int) {
-    buffer.reserveCapacity(forAdditional: count)
-  }
-
   public mutating func appendEmpty() {
     separate()
   }
