@@ -23,9 +23,20 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 
   /// Whole milliseconds since 1970, rounded half away from zero: the precision of every output.
   public var millisecondsSince1970: Int64? {
-    let ms = (secondsSince1970 * 1000).rounded()
-    guard ms.isFinite, abs(ms) < 9.0e15 else { return nil }
-    return Int64(ms)
+    let ms = secondsSince1970 * 1000
+    // Below 2^52 the truncation through Int64 and the fraction left are exact, so this rounds
+    // as `rounded()` does without its call into libm (one per date cell). RKTable's
+    // `roundedMilliseconds` is the same for durations; this module imports no other.
+    guard abs(ms) < 4.5e15 else {
+      let rounded = ms.rounded()
+      guard rounded.isFinite, abs(rounded) < 9.0e15 else { return nil }
+      return Int64(rounded)
+    }
+    let whole = Int64(ms)
+    let fraction = ms - Double(whole)
+    if fraction >= 0.5 { return whole + 1 }
+    if fraction <= -0.5 { return whole - 1 }
+    return whole
   }
 
   public static func < (lhs: Instant, rhs: Instant) -> Bool {

@@ -86,3 +86,21 @@ public protocol RowSink: AnyObject {
   /// Appends one row; `row.count` equals the schema's column count.
   func write(_ row: [Cell]) throws
 }
+
+/// `milliseconds` rounded half away from zero, as `rounded()` does, or nil when it is not a
+/// finite value below 9e15 (beyond exact millisecond integers). Below 2^52 the truncation
+/// through Int64 and the fraction it leaves are exact: no call into libm for each duration.
+/// (`Instant.millisecondsSince1970` rounds the same way; the model does not import this module.)
+@inlinable
+public func roundedMilliseconds(_ milliseconds: Double) -> Int64? {
+  guard abs(milliseconds) < 4.5e15 else {
+    let rounded = milliseconds.rounded()
+    guard rounded.isFinite, abs(rounded) < 9.0e15 else { return nil }
+    return Int64(rounded)
+  }
+  let whole = Int64(milliseconds)
+  let fraction = milliseconds - Double(whole)
+  if fraction >= 0.5 { return whole + 1 }
+  if fraction <= -0.5 { return whole - 1 }
+  return whole
+}

@@ -106,13 +106,11 @@ enum CSVFieldEncoder {
 
   static func appendSeconds(_ seconds: Double, to buffer: inout ByteWriter) {
     guard seconds.isFinite else { return }
-    let scaled = (seconds * 1000).rounded(.toNearestOrAwayFromZero)
-    guard abs(scaled) < 9.0e15 else {
+    guard let ms = roundedMilliseconds(seconds * 1000) else {
       // Beyond exact millisecond integers (~285,000 years): shortest round-trip text instead.
       buffer.append(Array("\(seconds)".utf8))
       return
     }
-    let ms = Int64(scaled)
     let magnitude = ms.magnitude
     var whole = magnitude / 1000
     var fraction = Int(magnitude % 1000)
