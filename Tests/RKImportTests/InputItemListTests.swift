@@ -41,6 +41,25 @@ final class InputItemListTests: XCTestCase {
     XCTAssertEqual(items.map(\.size), [4, 2, 4, 2, 1])
   }
 
+  func testWalk_FolderNamesBeyondASCII_HiddenAndOrderedAsStrings() throws {
+    // A dot followed by a combining mark is another Character: that file is not hidden (as
+    // for zip entries). A folder holding such names is ordered as Strings compare them: the
+    // decomposed "e\u{301}" as its composed form U+00E9, after "f", where its bytes (0x65…)
+    // would put it before.
+    let folder = root + "/d"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for name in [".\u{301}x", "f", "e\u{301}", "\u{E9}z", ".plain"] {
+      try Data("1".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+    }
+    let (items, problems) = InputWalker(roots: [folder]).items()
+    XCTAssertEqual(problems, [])
+    XCTAssertEqual(
+      items.map(\.displayPath).map { Array($0.unicodeScalars) },
+      [".\u{301}x", "f", "e\u{301}", "\u{E9}z"].map { Array($0.unicodeScalars) })
+    XCTAssertEqual(
+      items.map(\.displayPath), items.map(\.displayPath).sorted(), "String order")
+  }
+
   func testWalk_SeveralRoots_DisplayPathsNameTheRoot() {
     let (items, _) = InputWalker(roots: [root + "/c/", root + "/a-c"]).items()
     XCTAssertEqual(

@@ -279,6 +279,25 @@ public struct InputItemList: RandomAccessCollection, Sendable {
     appendCompact(.file, text: below, size: size)
   }
 
+  /// A plain file `name` in the folder `prefix` below the current (folder) root (`prefix` ""
+  /// or ending in a slash), `size` bytes: `appendFile(below: prefix + name)` without making
+  /// that String (the walk appends one per file).
+  mutating func appendFile(inFolder prefix: String, name: String, size: Int64) {
+    var prefix = prefix
+    var name = name
+    prefix.withUTF8 { prefix in
+      name.withUTF8 { name in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + name.count) {
+          buffer in
+          let end = buffer.initialize(fromContentsOf: prefix)
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(
+            fromContentsOf: name)
+          appendCompact(.file, path: UnsafeBufferPointer(buffer), size: size)
+        }
+      }
+    }
+  }
+
   /// A zip file `below` the current (folder) root that is one Bridge upload, `size` bytes.
   mutating func appendBridgeZip(below: String, size: Int64) {
     appendCompact(.bridgeZip, text: below, size: size)
@@ -303,20 +322,26 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   /// Stores an item of `kind` as `text` and a record, rebuilt on access; kept whole when a
   /// field does not fit a record.
   private mutating func appendCompact(_ kind: CompactKind, text stored: String, size: Int64) {
+    var stored = stored
+    stored.withUTF8 { appendCompact(kind, path: $0, size: size) }
+  }
+
+  /// `appendCompact` of the text whose UTF-8 bytes are `path`.
+  private mutating func appendCompact(
+    _ kind: CompactKind, path: UnsafeBufferPointer<UInt8>, size: Int64
+  ) {
     guard let other = kind.other,
       var entry = Entry(
-        start: text.count, length: stored.utf8.count, root: roots.count - 1, size: size,
-        other: other)
+        start: text.count, length: path.count, root: roots.count - 1, size: size, other: other)
     else {
       let root = roots.last ?? Root(path: "", label: "", isDirectory: true)
-      return append(compactItem(kind, text: Array(stored.utf8)[...], root: root, size: size))
+      return append(compactItem(kind, text: Array(path)[...], root: root, size: size))
     }
-    var path = stored
-    if path.withUTF8({ streams($0, entry) }) { return }
+    if streams(path, entry) { return }
     // Where the path goes now: the streamed items may have come back into `text` meanwhile.
     entry.start = text.count
     entries.append(entry)
-    text.append(contentsOf: stored.utf8)
+    text.append(contentsOf: path)
     itemCount += 1
   }
 
@@ -339,9 +364,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
   private mutating func streams<Path: Collection<UInt8>>(_ path: Path, _ entry: Entry) -> Bool {
     guard let stream else { return false }
     if path.allSatisfy({ $0 < 0x80 }),
-      stream.count == streamedBeforeRoot
-        || stream.lastPath?.lexicographicallyPrecedes(path) == true,
-      stream.append(entry, path: path)
+      stream.appendInOrder(entry, path: path, rootStart: streamedBeforeRoot)
     {
       itemCount += 1
       return true
@@ -479,18 +502,49 @@ final class ItemsOnDisk: @unchecked Sendable {
   private let descriptor: Int32
   private let lock = NSLock()
   private var cache: [Chunk] = []
-  /// The chunk being filled: its records (`start` within `pendingText`) and paths.
-  private var pending: [Entry] = []
-  private var pendingText: [UInt8] = []
+  /// The chunk being filled: its records (`start` within `text`) and paths, and the count of
+  /// items appended (written or pending). One property: each access to a class's properties
+  /// is checked for exclusivity at run time, and the walk appends one item per file.
+  private struct Pending {
+    var entries: [Entry] = []
+    var text: [UInt8] = []
+    var count = 0
+
+    mutating func append<Path: Collection<UInt8>>(_ entry: Entry, path: Path) {
+      var stored = entry
+      stored.start = text.count
+      entries.append(stored)
+      text += path
+      count += 1
+    }
+
+    /// What `ItemsOnDisk.appendInOrder` found.
+    enum Placing { case appended, outOfOrder, chunkFull }
+
+    /// Appends the item when it is the first since `rootStart` items or its path sorts after
+    /// the last one's (by bytes) and the chunk has room.
+    mutating func appendInOrder<Path: Collection<UInt8>>(
+      _ entry: Entry, path: Path, rootStart: Int
+    ) -> Placing {
+      if count != rootStart {
+        guard let last = entries.last else { return .outOfOrder }
+        let sorted = text.withUnsafeBufferPointer { text in
+          let lastPath = UnsafeBufferPointer(rebasing: InputItemList.slice(text, last))
+          return path.withContiguousStorageIfAvailable { ByteOrder.precedes(lastPath, $0) }
+            ?? lastPath.lexicographicallyPrecedes(path)
+        }
+        guard sorted else { return .outOfOrder }
+      }
+      guard entries.count < ItemsOnDisk.chunkSize else { return .chunkFull }
+      append(entry, path: path)
+      return .appended
+    }
+  }
+
+  private var pending = Pending()
   private var fileEnd: Int64 = 0
   /// Items appended, written or pending.
-  private(set) var count = 0
-
-  /// The path of the last item appended: it is always pending, as a full chunk is written only
-  /// when the next item comes (nil before the first, and once `finish()` has written it).
-  var lastPath: ArraySlice<UInt8>? {
-    pending.last.map { InputItemList.slice(pendingText, $0) }
-  }
+  var count: Int { pending.count }
 
   /// An empty list in a new unlinked file in `directory`; nil when it cannot be made.
   init?(directory: String) {
@@ -503,7 +557,7 @@ final class ItemsOnDisk: @unchecked Sendable {
       if let base = buffer.baseAddress { _ = unlink(base) }
     }
     self.descriptor = descriptor
-    pending.reserveCapacity(Self.chunkSize)
+    pending.entries.reserveCapacity(Self.chunkSize)
   }
 
   /// `entries` (whose paths are in `text`) written whole; nil when the file cannot be made or
@@ -519,40 +573,51 @@ final class ItemsOnDisk: @unchecked Sendable {
   /// Appends an item: its record and its path. A full chunk is written first; false when that
   /// fails, the item not appended (the chunk then stays in memory, readable).
   func append<Path: Collection<UInt8>>(_ entry: InputItemList.Entry, path: Path) -> Bool {
-    if pending.count == Self.chunkSize {
+    if pending.entries.count == Self.chunkSize {
       guard writePending() else { return false }
     }
-    var stored = entry
-    stored.start = pendingText.count
-    pending.append(stored)
-    pendingText += path
-    count += 1
+    pending.append(entry, path: path)
     return true
+  }
+
+  /// `append`, when the item is the first since `rootStart` items or its path sorts after the
+  /// last one appended (by bytes); false when it does not (nothing appended) or the append
+  /// fails. The last item is always pending, as a full chunk is written only when the next
+  /// item comes (none after `finish()`). One call for the check and the append: each access to this class's properties is
+  /// checked for exclusivity at run time.
+  func appendInOrder<Path: Collection<UInt8>>(
+    _ entry: InputItemList.Entry, path: Path, rootStart: Int
+  ) -> Bool {
+    switch pending.appendInOrder(entry, path: path, rootStart: rootStart) {
+    case .appended: return true
+    case .outOfOrder: return false
+    case .chunkFull: return append(entry, path: path)
+    }
   }
 
   /// Writes the last, partial chunk; false when that fails (it then stays in memory).
   func finish() -> Bool {
-    pending.isEmpty || writePending()
+    pending.entries.isEmpty || writePending()
   }
 
   /// Writes the pending chunk, records then paths (a chunk is two contiguous reads).
   private func writePending() -> Bool {
-    let recordBytes = pending.count * MemoryLayout<Entry>.stride
-    let wroteRecords = pending.withUnsafeBytes { bytes in
+    let recordBytes = pending.entries.count * MemoryLayout<Entry>.stride
+    let wroteRecords = pending.entries.withUnsafeBytes { bytes in
       bytes.baseAddress.map { pwrite(descriptor, $0, bytes.count, off_t(fileEnd)) } ?? -1
     }
-    let wroteText = pendingText.withUnsafeBytes { bytes in
+    let wroteText = pending.text.withUnsafeBytes { bytes in
       bytes.baseAddress.map {
         pwrite(descriptor, $0, bytes.count, off_t(fileEnd) + off_t(recordBytes))
       } ?? 0
     }
-    guard wroteRecords == recordBytes, wroteText == pendingText.count else { return false }
+    guard wroteRecords == recordBytes, wroteText == pending.text.count else { return false }
     lock.lock()
-    chunkPlaces.append((fileEnd, pending.count, pendingText.count))
+    chunkPlaces.append((fileEnd, pending.entries.count, pending.text.count))
     lock.unlock()
-    fileEnd += Int64(recordBytes + pendingText.count)
-    pending.removeAll(keepingCapacity: true)
-    pendingText.removeAll(keepingCapacity: true)
+    fileEnd += Int64(recordBytes + pending.text.count)
+    pending.entries.removeAll(keepingCapacity: true)
+    pending.text.removeAll(keepingCapacity: true)
     return true
   }
 
@@ -566,9 +631,9 @@ final class ItemsOnDisk: @unchecked Sendable {
     defer { lock.unlock() }
     if number == chunkPlaces.count {
       // The chunk being filled (only the list's builder appends, on its own thread).
-      guard pending.indices.contains(index) else { return nil }
-      let entry = pending[index]
-      return (entry, InputItemList.slice(pendingText, entry))
+      guard pending.entries.indices.contains(index) else { return nil }
+      let entry = pending.entries[index]
+      return (entry, InputItemList.slice(pending.text, entry))
     }
     let chunk: Chunk
     if let cached = cache.first(where: { $0.number == number }) {
