@@ -191,6 +191,64 @@ final class ResearchKitQuestionTests: XCTestCase {
     XCTAssertEqual(record.answer, .timeOfDay(TimeOfDay(hour: 21, minute: 5)))
   }
 
+  func testDate_ZoneAndCalendarNames_PlainOrStringObjects_SharedByTwoAnswers() throws {
+    // Zone and calendar names as NSKeyedArchiver writes them (plain strings, read in place)
+    // and as string objects (NSMutableString, read by the general path): the same names. Two
+    // answers share one zone and one calendar object, as an archive of one session does.
+    let rk = ResearchKitArchive()
+    let plainZone = rk.builder.object(
+      "NSTimeZone", [("NS.name", .uid(rk.builder.string("America/Los_Angeles")))])
+    let plainCalendar = rk.builder.object(
+      "NSCalendar", [("NS.identifier", .uid(rk.builder.string("gregorian")))])
+    let objectZone = rk.builder.object(
+      "NSTimeZone",
+      [
+        (
+          "NS.name",
+          .uid(rk.builder.object("NSMutableString", [("NS.string", .string("Asia/Kolkata"))]))
+        )
+      ])
+    let objectCalendar = rk.builder.object(
+      "NSCalendar",
+      [
+        (
+          "NS.identifier",
+          .uid(rk.builder.object("NSMutableString", [("NS.string", .string("japanese"))]))
+        )
+      ])
+    func dateResult(_ id: String, zone: UInt64, calendar: UInt64) -> UInt64 {
+      rk.result(
+        "ORKDateQuestionResult", id: id,
+        [
+          ("dateAnswer", .uid(rk.builder.date(1000))), ("timeZone", .uid(zone)),
+          ("calendar", .uid(calendar)),
+        ])
+    }
+    let results = try XCTUnwrap(
+      rk.runs([
+        dateResult("a", zone: plainZone, calendar: plainCalendar),
+        dateResult("b", zone: plainZone, calendar: plainCalendar),
+        dateResult("c", zone: objectZone, calendar: objectCalendar),
+      ]).first?.steps.first?.results)
+    let answers = results.map(\.answer)
+    let instant = Instant(secondsSinceReferenceDate: 1000)
+    XCTAssertEqual(
+      answers,
+      [
+        .date(
+          DateAnswer(
+            instant: instant, timeZone: TimeZoneInfo(name: "America/Los_Angeles"),
+            calendar: "gregorian")),
+        .date(
+          DateAnswer(
+            instant: instant, timeZone: TimeZoneInfo(name: "America/Los_Angeles"),
+            calendar: "gregorian")),
+        .date(
+          DateAnswer(
+            instant: instant, timeZone: TimeZoneInfo(name: "Asia/Kolkata"), calendar: "japanese")),
+      ])
+  }
+
   func testUnknownSubclass_DecodedAsKnownAncestor_UnknownKeysKept() throws {
     let rk = ResearchKitArchive()
     let record = try rk.only(

@@ -107,6 +107,9 @@ extension KeyedArchive {
   }
 
   func stringField(_ object: ArchivedObject, _ key: FieldKey) throws(ImportError) -> String? {
+    // A plain string (a leaf: no visit either way) is read in place, as `ArchivedObject.string`
+    // reads one: every date answer's zone name and calendar identifier.
+    if let uid = object.uidValue(forKey: key), let text = plainString(uid: uid) { return text }
     guard let value = try object.value(forKey: key) else { return nil }
     return try string(value)
   }

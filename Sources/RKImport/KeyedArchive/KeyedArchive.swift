@@ -400,6 +400,9 @@ final class KeyedArchive {
   /// NSKeyedArchiver stores ASCII strings, the usual identifiers), decoded as
   /// `BPlistDocument.string` decodes it; nil for anything else, which the caller reads through
   /// `value(uid:depth:)`. Strings are leaves: that path counts no visit for them either.
+  /// Inlined: called, it cost `ArchivedObject.string` (every identifier) more than the
+  /// lookups of zone names it saves.
+  @inline(__always)
   func plainString(uid: Int) -> String? {
     guard uid > 0, uid < objectRefs.count, let start = plist.checkedOffset(of: objectRefs[uid])
     else { return nil }
