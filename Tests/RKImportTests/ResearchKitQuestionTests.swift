@@ -249,6 +249,28 @@ final class ResearchKitQuestionTests: XCTestCase {
       ])
   }
 
+  func testOtherFields_KnownKeyTheFamilyDoesNotRead_AndAKeyStoredTwice_Kept() throws {
+    // Every key a known one: a key the choice family does not read (`textAnswer`) is still an
+    // unknown field of this result. A key stored twice (fewer keys than pairs) is checked pair
+    // by pair, and found read.
+    let rk = ResearchKitArchive()
+    let choices = rk.builder.array([rk.builder.string("x")])
+    let record = try rk.only(
+      rk.result(
+        "ORKChoiceQuestionResult", id: "q",
+        [
+          ("choiceAnswers", .uid(choices)), ("textAnswer", .uid(rk.builder.string("also"))),
+        ]))
+    XCTAssertEqual(record.answer, .choices([.text("x")]))
+    XCTAssertEqual(record.extra, [Field("textAnswer", .string("also"))])
+    let twice = try rk.only(
+      rk.result(
+        "ORKChoiceQuestionResult", id: "q",
+        [("choiceAnswers", .uid(choices)), ("choiceAnswers", .uid(choices))]))
+    XCTAssertEqual(twice.answer, .choices([.text("x")]))
+    XCTAssertEqual(twice.extra, [])
+  }
+
   func testUnknownSubclass_DecodedAsKnownAncestor_UnknownKeysKept() throws {
     let rk = ResearchKitArchive()
     let record = try rk.only(

@@ -276,14 +276,21 @@ extension ArchivedObject: ResultObject {
     }
   }
 
-  func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
+  func otherFields(skipping skipped: FieldKeySet) throws(ImportError) -> [Field] {
     // Known keys are told apart without a String; the rest (rare) go by name.
+    var skippedOrClass = skipped
+    skippedOrClass.insert(.classMarker)
     if resolved.pairStart >= 0 {
+      // As many keys in the set as pairs: every pair's key is a distinct `FieldKey` (a code
+      // that is none is not in the set, a key stored twice counts once), so the set tells.
+      if knownKeys.count == resolved.count && knownKeys.isSubset(of: skippedOrClass) {
+        return []
+      }
       let pairs = archive.pairs + resolved.pairStart
       for index in 0..<resolved.count {
         let code = pairs[index].code
-        guard let key = FieldKey(rawValue: code), key == .classMarker || isSkipped(key) else {
-          return try namedFields(skipping: isSkipped)
+        guard let key = FieldKey(rawValue: code), skippedOrClass.contains(key) else {
+          return try namedFields(skipping: skipped)
         }
       }
       return []
@@ -294,13 +301,13 @@ extension ArchivedObject: ResultObject {
     var needsNames = false
     for index in 0..<header.count {
       switch keyIDs.slot(try plist.childRef(header, index), in: plist) {
-      case .known(let key) where key == .classMarker || isSkipped(key): continue
+      case .known(let key) where skippedOrClass.contains(key): continue
       default: needsNames = true
       }
       if needsNames { break }
     }
     guard needsNames else { return [] }
-    return try namedFields(skipping: isSkipped)
+    return try namedFields(skipping: skipped)
   }
 
   func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool {

@@ -2,7 +2,7 @@
 
 /// Which `FieldKey`s an object holds, as a bit set, so that asking for an absent key costs
 /// one test instead of a scan of the object's keys.
-struct FieldKeySet {
+struct FieldKeySet: Sendable {
   private var low: UInt64 = 0
   private var high: UInt64 = 0
 
@@ -26,6 +26,21 @@ struct FieldKeySet {
   mutating func insert(rawValue: UInt8) {
     let bit = Int(rawValue)
     if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
+  }
+
+  init() {}
+
+  /// The keys for which `isIn` holds.
+  init(where isIn: (FieldKey) -> Bool) {
+    for key in FieldKey.allCases where isIn(key) { insert(key) }
+  }
+
+  /// How many keys the set holds.
+  var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+
+  @inline(__always)
+  func isSubset(of other: FieldKeySet) -> Bool {
+    low & ~other.low == 0 && high & ~other.high == 0
   }
 
   @inline(__always)

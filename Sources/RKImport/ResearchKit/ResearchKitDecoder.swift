@@ -37,10 +37,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if case .dictionary(let entries)? = try task.keyedValue(.userInfo) {
       for entry in entries { metadata.append(Field("userInfo." + entry.name, entry.value)) }
     }
-    metadata.appendFields(
-      try unknownFields(of: task) { key in
-        key == .results || key == .taskRunUUID || key == .outputDirectory || key == .device
-      })
+    metadata.appendFields(try task.otherFields(skipping: KeysRead.task))
     return TaskRun(
       taskIdentifier: identifier, runUUID: runUUID, startDate: startDate, endDate: endDate,
       device: device, metadata: metadata, steps: try steps(in: task))
@@ -83,10 +80,7 @@ struct ResearchKitDecoder<Object: ResultObject> {
     if let userInfo = try step.keyedValue(.userInfo) {
       record.extra.append(Field("userInfo", userInfo))
     }
-    record.extra.appendFields(
-      try unknownFields(of: step) { key in
-        key == .results || key == .enabledAssistiveTechnology
-      })
+    record.extra.appendFields(try step.otherFields(skipping: KeysRead.step))
     return record
   }
 
@@ -113,20 +107,12 @@ struct ResearchKitDecoder<Object: ResultObject> {
         evidence.note(family.answerType, questionType: questionType)
         if try result.hasKey(.typedAnswerOrNoAnswer) { evidence.noteNewLayout() }
       }
-      extra.appendFields(try unknownFields(of: result, reads: family.readsKey))
+      extra.appendFields(try result.otherFields(skipping: KeysRead.result[kind]))
     }
     return ResultRecord(
       identifier: identifier, className: result.className, answerType: family.answerType,
       answer: answer, startDate: startDate, endDate: endDate, questionType: questionType,
       extra: extra)
-  }
-
-  /// Keys neither ORKResult's nor read by `reads`, decoded generically (app and fork
-  /// additions such as `questionText`).
-  private func unknownFields(
-    of object: Object, reads: (FieldKey) -> Bool
-  ) throws(ImportError) -> [Field] {
-    try object.otherFields { key in key.isBase || reads(key) }
   }
 
   /// Settles `DateAnswer.isDateOnly` once every run of the input has been seen, in place (a
@@ -155,5 +141,25 @@ extension Array where Element == Field {
   fileprivate mutating func appendFields(_ fields: [Field]) {
     if fields.isEmpty { return }
     if isEmpty { self = fields } else { self += fields }
+  }
+}
+
+/// The keys the decoder reads from each kind of result: any other key of an object is listed
+/// as an unknown field, decoded generically (app and fork additions such as `questionText`).
+enum KeysRead {
+  /// ORKResult's keys, which every result's decoding reads.
+  static let base = FieldKeySet { $0.isBase }
+  /// The keys a task result's decoding reads (ORKResult's and its own).
+  static let task = FieldKeySet {
+    $0.isBase || $0 == .results || $0 == .taskRunUUID || $0 == .outputDirectory
+      || $0 == .device
+  }
+  /// The keys a step result's decoding reads.
+  static let step = FieldKeySet {
+    $0.isBase || $0 == .results || $0 == .enabledAssistiveTechnology
+  }
+  /// The keys each family's decoding reads (ORKResult's and `readsKey`'s).
+  static let result = ResultFamilyKind.Table { kind in
+    FieldKeySet { $0.isBase || kind.type.readsKey($0) }
   }
 }

@@ -51,9 +51,20 @@ enum ResultFamilies {
 /// is called on its concrete type. Called through an existential metatype, the family's code
 /// ran unspecialized (every lookup on the object through a witness table); the switches are
 /// exhaustive, so a new family cannot be left out of either.
-enum ResultFamilyKind: CaseIterable, Sendable {
+enum ResultFamilyKind: Int, CaseIterable, Sendable {
   case boolean, choice, scale, text, numeric, timeOfDay, timeInterval, date, location,
     multipleComponent, ses, file, generic
+
+  /// A value for each kind, worked out once and read by the kind's number.
+  struct Table<Value: Sendable>: Sendable {
+    private let values: [Value]
+
+    init(_ make: (ResultFamilyKind) -> Value) {
+      values = ResultFamilyKind.allCases.map(make)
+    }
+
+    subscript(kind: ResultFamilyKind) -> Value { values[kind.rawValue] }
+  }
 
   var type: any ResultFamily.Type {
     switch self {
@@ -148,7 +159,7 @@ enum GenericResultFamily: ResultFamily {
   static func answer<Object: ResultObject>(
     of object: Object, extra: inout [Field]
   ) throws(ImportError) -> Answer {
-    .fields(try object.otherFields { key in key.isBase })
+    .fields(try object.otherFields(skipping: KeysRead.base))
   }
 }
 

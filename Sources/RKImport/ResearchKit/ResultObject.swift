@@ -32,8 +32,8 @@ protocol ResultObject {
   /// The value under any key, generically, by name (keys that are not a `FieldKey`).
   func keyedValue(named key: String) throws(ImportError) -> KeyedValue?
   /// Every key in input order, without the class marker, decoded generically, except the
-  /// `FieldKey`s for which `isSkipped` holds (app and fork additions such as `questionText`).
-  func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field]
+  /// `FieldKey`s in `skipped` (app and fork additions such as `questionText`).
+  func otherFields(skipping skipped: FieldKeySet) throws(ImportError) -> [Field]
   /// Whether `key` is present, even if it holds null.
   func hasKey(_ key: FieldKey) throws(ImportError) -> Bool
   /// Whether `key` holds a non-null value.
@@ -119,17 +119,18 @@ extension ResultObject {
 
   var resultFamily: ResultFamilyKind { ResultFamilies.family(forClassChain: classChain) }
 
-  func otherFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
-    try namedFields(skipping: isSkipped)
+  func otherFields(skipping skipped: FieldKeySet) throws(ImportError) -> [Field] {
+    try namedFields(skipping: skipped)
   }
 
-  /// Every key of the object but those `isSkipped`, by name, in object order (the unknown-field
-  /// listing both syntaxes share; the archive first checks cheaply whether any is left).
-  func namedFields(skipping isSkipped: (FieldKey) -> Bool) throws(ImportError) -> [Field] {
+  /// Every key of the object but those in `skipped`, by name, in object order (the
+  /// unknown-field listing both syntaxes share; the archive first checks cheaply whether any is
+  /// left).
+  func namedFields(skipping skipped: FieldKeySet) throws(ImportError) -> [Field] {
     var fields = [Field]()
     for key in try keys() {
       if let known = FieldKey.byName[key] {
-        if !isSkipped(known) { fields.append(Field(key, try keyedValue(known) ?? .null)) }
+        if !skipped.contains(known) { fields.append(Field(key, try keyedValue(known) ?? .null)) }
       } else {
         fields.append(Field(key, try keyedValue(named: key) ?? .null))
       }
