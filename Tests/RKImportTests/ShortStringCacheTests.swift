@@ -56,6 +56,60 @@ final class ShortStringCacheTests: XCTestCase {
     }
   }
 
+  func testLongString_EveryLengthAndByte_SameAsDecodingHitOrMiss() {
+    let cache = ShortStringCache.current
+    var generator = SplitMix(seed: 64)
+    // Every length across both tables and past the longer one's limit (64), ASCII and with one
+    // byte of 0x80 or more at each place: those Strings are repaired, and a slot must give
+    // back exactly what its bytes make.
+    let base = Array("headache_severity_and_other_symptom_text_identifier_of_a_question_".utf8)
+    var texts: [[UInt8]] = (0...base.count).map { Array(base.prefix($0)) }
+    for count in [16, 17, 23, 24, 25, 40, 63, 64] {
+      for place in 0..<count {
+        var text = Array(base.prefix(count))
+        text[place] = 0xC3
+        texts.append(text)
+      }
+    }
+    for _ in 0..<2_000 {
+      let count = 16 + Int(generator.next() % 49)
+      texts.append((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next() % 128) })
+    }
+    for round in 0..<3 {
+      for text in texts {
+        XCTAssertEqual(cached(cache, text), decoded(text), "\(text) round \(round)")
+        XCTAssertEqual(cached(cache, text, padding: 0), decoded(text), "\(text)")
+      }
+    }
+  }
+
+  func testLongString_OneByteApartOrOverwritten_NeverConfused_HitsShareStorage() {
+    let cache = ShortStringCache.current
+    // Texts one byte apart at every place, and more texts than the table has slots.
+    let base = Array("supplement_types_question_identifier".utf8)
+    var texts: [[UInt8]] = []
+    for place in base.indices {
+      var text = base
+      text[place] ^= 0x01
+      texts.append(text)
+    }
+    for number in 0..<(3 * ShortStringCache.longSlotCount) {
+      texts.append(Array("question_number_\(number)".utf8))
+    }
+    for _ in 0..<2 {
+      for text in texts { XCTAssertEqual(cached(cache, text), decoded(text)) }
+    }
+    // A hit is the String the first lookup made: one storage, not a copy.
+    let first = cached(cache, base)
+    let second = cached(cache, base)
+    XCTAssertEqual(first, decoded(base))
+    let storage = { (text: String) in
+      text.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UInt.init(bitPattern:)) }
+    }
+    XCTAssertNotNil(storage(first) ?? nil)
+    XCTAssertEqual(storage(first), storage(second))
+  }
+
   func testCurrent_OnePerThread() throws {
     let here = ObjectIdentifier(ShortStringCache.current)
     XCTAssertEqual(ObjectIdentifier(ShortStringCache.current), here)

@@ -1,5 +1,6 @@
 // The Strings of short ASCII texts met before on this thread: identifiers repeat from archive to
 // archive, and making a String checks and copies its bytes each time.
+import Foundation
 
 /// A direct-mapped table of short ASCII texts (at most 15 bytes: Swift keeps such a String in
 /// its own 16 bytes, with nothing to allocate or release) and their Strings, one per thread.
@@ -12,6 +13,13 @@
 /// returns exactly the String its bytes made the first time. Texts with a byte of 0x80 or more
 /// are not cached: `String(decoding:as:)` repairs those, and a repaired String may no longer fit
 /// in 16 bytes.
+///
+/// Longer texts, up to `longestLong` bytes (identifiers such as `supplement_types` or
+/// `headache_severity`), have a second table keyed by a hash of their bytes, each slot holding
+/// a copy of its text to compare: a hit returns the String made the first time, shared rather
+/// than allocated anew, so that comparisons of the same identifier from two archives find one
+/// storage (String's `==` then compares no bytes). Any bytes may go there: a slot matches only
+/// the very bytes its String was decoded (or repaired) from.
 final class ShortStringCache {
   /// Slots (a power of two): ~1,000 distinct identifiers fit with few collisions; 32 KB.
   static let slotBits = 10
@@ -19,12 +27,27 @@ final class ShortStringCache {
   private let keys: UnsafeMutablePointer<(UInt64, UInt64)>
   private let strings: UnsafeMutablePointer<String>
 
+  /// The longer texts' table: 256 slots of `longestLong` bytes each, 16 KB and the Strings.
+  static let longSlotBits = 8
+  static let longSlotCount = 1 << longSlotBits
+  static let longestLong = 64
+  private let longTexts: UnsafeMutablePointer<UInt8>
+  /// Each slot's hash and length (0: empty).
+  private let longKeys: UnsafeMutablePointer<(hash: UInt64, count: Int)>
+  private let longStrings: UnsafeMutablePointer<String>
+
   private init() {
     keys = .allocate(capacity: Self.slotCount)
     // The length byte of an empty slot is 0xFF: no text's key matches it.
     keys.initialize(repeating: (0, 0xFF00_0000_0000_0000), count: Self.slotCount)
     strings = .allocate(capacity: Self.slotCount)
     strings.initialize(repeating: "", count: Self.slotCount)
+    longTexts = .allocate(capacity: Self.longSlotCount * Self.longestLong)
+    longTexts.initialize(repeating: 0, count: Self.longSlotCount * Self.longestLong)
+    longKeys = .allocate(capacity: Self.longSlotCount)
+    longKeys.initialize(repeating: (0, 0), count: Self.longSlotCount)
+    longStrings = .allocate(capacity: Self.longSlotCount)
+    longStrings.initialize(repeating: "", count: Self.longSlotCount)
   }
 
   deinit {
@@ -32,6 +55,10 @@ final class ShortStringCache {
     keys.deallocate()
     strings.deinitialize(count: Self.slotCount)
     strings.deallocate()
+    longTexts.deallocate()
+    longKeys.deallocate()
+    longStrings.deinitialize(count: Self.longSlotCount)
+    longStrings.deallocate()
   }
 
   /// This thread's cache (made on first use, freed when the thread ends).
@@ -42,7 +69,9 @@ final class ShortStringCache {
   /// words.
   @inline(__always)
   func string(_ start: UnsafePointer<UInt8>, count: Int, available: Int) -> String {
-    guard count <= 15, available >= 16 else { return Self.decode(start, count) }
+    guard count <= 15, available >= 16 else {
+      return count > 15 ? longString(start, count: count) : Self.decode(start, count)
+    }
     let raw = UnsafeRawPointer(start)
     // The bytes past `count` masked out; the length in the second word's last byte.
     let masks = KeyWords.masks(count: count)
@@ -58,6 +87,35 @@ final class ShortStringCache {
     let string = Self.decode(start, count)
     keys[slot] = key
     strings[slot] = string
+    return string
+  }
+
+  /// The String of a text of 16 bytes or more, from the longer texts' table when it is at most
+  /// `longestLong` bytes. Out of line: it is the rarer path.
+  @inline(never)
+  private func longString(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+    guard count <= Self.longestLong else { return Self.decode(start, count) }
+    // A hash of words over the whole text (the last one overlapping the one before; count is
+    // 16 or more).
+    let raw = UnsafeRawPointer(start)
+    var hash = UInt64(count) &* 0x9E37_79B9_7F4A_7C15
+    var offset = 0
+    while true {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      hash = (hash ^ word) &* 0xC2B2_AE3D_27D4_EB4F
+      if offset == count - 8 { break }
+      offset = min(offset + 8, count - 8)
+    }
+    hash ^= hash &>> 29
+    let slot = Int(truncatingIfNeeded: hash &>> UInt64(64 - Self.longSlotBits))
+    let text = longTexts + slot * Self.longestLong
+    if longKeys[slot] == (hash, count), memcmp(text, start, count) == 0 {
+      return longStrings[slot]
+    }
+    let string = Self.decode(start, count)
+    text.update(from: start, count: count)
+    longKeys[slot] = (hash, count)
+    longStrings[slot] = string
     return string
   }
 
