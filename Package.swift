@@ -97,7 +97,7 @@ let package = Package(
       name: "RKWriteTests",
       dependencies: [
         "RKWrite", "RKTable", "RKImport", "CZipLevel", "CXLSXNumbers", "CXLSXCells",
-        "CXLSXWriter", "CZipChecksum",
+        "CXLSXWriter", "CZipChecksum", "RKTestSupport",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]),
     .testTarget(

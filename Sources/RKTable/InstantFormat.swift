@@ -223,13 +223,7 @@ public struct ISO8601Writer: Sendable {
         | Self.digit(minutes % 60 / 10) << 24 | Self.digit(minutes % 60) << 32
       length = 29
     }
-    words.0 = words.0.littleEndian
-    words.1 = words.1.littleEndian
-    words.2 = words.2.littleEndian
-    words.3 = words.3.littleEndian
-    withUnsafeBytes(of: &words) { text in
-      bytes.append(UnsafeRawBufferPointer(rebasing: text[0..<length]))
-    }
+    bytes.appendWords(words, count: length)
   }
 
   private static var dash: UInt64 { UInt64(UInt8(ascii: "-")) }

@@ -1,6 +1,7 @@
 // CSV bytes: header, RFC 4180 quoting, cell formatting, errors, atomic finish.
 import Foundation
 import RKTable
+import RKTestSupport
 import XCTest
 
 @testable import RKWrite
@@ -92,6 +93,34 @@ final class CSVWriterTests: XCTestCase {
       more.indices.map { "d\($0)" }, [more.map { .seconds($0) }])
     XCTAssertEqual(
       moreText.split(separator: "\n").last, "0.05,1000.001,-12.34,4000000000.25,0,10,0.5")
+  }
+
+  func testCSV_Seconds_ManyValues_SameTextAsIntegerFormatting() throws {
+    // Whole milliseconds of every size up to 12 digits of seconds, both signs: the text is
+    // the seconds, a point and the milliseconds without trailing zeros, made here from the
+    // integer alone.
+    var generator = SplitMix(seed: 1000)
+    var milliseconds: [Int64] = [0, 1, -1, 10, 999, 1000, -1000, 1001, 999_999_999_999_999]
+    for _ in 0..<400 {
+      let digits = Int64(generator.next() % 16)
+      var value = Int64(generator.next() % UInt64(pow(10, Double(digits)))) + 1
+      if generator.next() % 2 == 0 { value = -value }
+      milliseconds.append(value)
+    }
+    func reference(_ ms: Int64) -> String {
+      let whole = String(ms.magnitude / 1000)
+      var fraction = String(ms.magnitude % 1000)
+      fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+      while fraction.hasSuffix("0") { fraction.removeLast() }
+      let sign = ms < 0 ? "-" : ""
+      return sign + whole + (fraction.isEmpty ? "" : "." + fraction)
+    }
+    let cells: [Cell] = milliseconds.map { .seconds(Double($0) / 1000) }
+    let text = try written(cells.indices.map { "s\($0)" }, [cells])
+    XCTAssertEqual(
+      text.split(separator: "\n").last?.split(separator: ",", omittingEmptySubsequences: false)
+        .map(String.init),
+      milliseconds.map(reference))
   }
 
   func testCSV_ExtremeInstants_WrittenWithoutTrap() throws {
