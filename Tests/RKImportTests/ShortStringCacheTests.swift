@@ -21,6 +21,21 @@ final class ShortStringCacheTests: XCTestCase {
     }
   }
 
+  /// Each text's String from the cache, three times over (misses, then hits), is the one its
+  /// bytes make; also with no bytes readable after the text (fewer than 16 readable bytes: a
+  /// short text is decoded, not read as two words).
+  private func assertSameAsDecoding(
+    _ texts: [[UInt8]], in cache: ShortStringCache, line: UInt = #line
+  ) {
+    for round in 0..<3 {
+      for text in texts {
+        XCTAssertEqual(
+          cached(cache, text), decoded(text), "\(text) round \(round)", line: line)
+        XCTAssertEqual(cached(cache, text, padding: 0), decoded(text), "\(text)", line: line)
+      }
+    }
+  }
+
   func testString_EveryLengthAndKindOfByte_SameAsDecodingHitOrMiss() {
     let cache = ShortStringCache.current
     var generator = SplitMix(seed: 25)
@@ -32,13 +47,7 @@ final class ShortStringCacheTests: XCTestCase {
       let count = Int(generator.next() % 16)
       texts.append((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next() % 128) })
     }
-    for round in 0..<3 {
-      for text in texts {
-        XCTAssertEqual(cached(cache, text), decoded(text), "\(text) round \(round)")
-        // Fewer than 16 readable bytes: the text is decoded, not read as two words.
-        XCTAssertEqual(cached(cache, text, padding: 0), decoded(text), "\(text)")
-      }
-    }
+    assertSameAsDecoding(texts, in: cache)
   }
 
   func testString_TextsThatDifferInOneByteOrTheirLength_NeverConfused() {
@@ -75,12 +84,7 @@ final class ShortStringCacheTests: XCTestCase {
       let count = 16 + Int(generator.next() % 49)
       texts.append((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next() % 128) })
     }
-    for round in 0..<3 {
-      for text in texts {
-        XCTAssertEqual(cached(cache, text), decoded(text), "\(text) round \(round)")
-        XCTAssertEqual(cached(cache, text, padding: 0), decoded(text), "\(text)")
-      }
-    }
+    assertSameAsDecoding(texts, in: cache)
   }
 
   func testLongString_OneByteApartOrOverwritten_NeverConfused_HitsShareStorage() {
