@@ -583,8 +583,8 @@ final class ItemsOnDisk: @unchecked Sendable {
   /// `append`, when the item is the first since `rootStart` items or its path sorts after the
   /// last one appended (by bytes); false when it does not (nothing appended) or the append
   /// fails. The last item is always pending, as a full chunk is written only when the next
-  /// item comes (none after `finish()`). One call for the check and the append: each access to this class's properties is
-  /// checked for exclusivity at run time.
+  /// item comes (none after `finish()`). One call for the check and the append: each access
+  /// to this class's properties is checked for exclusivity at run time.
   func appendInOrder<Path: Collection<UInt8>>(
     _ entry: InputItemList.Entry, path: Path, rootStart: Int
   ) -> Bool {

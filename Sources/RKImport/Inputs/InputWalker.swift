@@ -192,14 +192,8 @@ public struct InputWalker: Sendable {
       /// Its folders below the root.
       var relative: [String]
       /// Its path below the root and a slash, or "" for the root: what its files' display
-      /// paths start with.
+      /// paths start with (made once per folder, not once per file).
       var displayPrefix: String
-
-      init(path: String, relative: [String]) {
-        self.path = path
-        self.relative = relative
-        displayPrefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
-      }
     }
 
     var folders: [Folder] = []
@@ -264,7 +258,8 @@ public struct InputWalker: Sendable {
         if let registered, registered.batch == tree.batch {
           folder = registered.index
         } else {
-          tree.folders.append(FolderTree.Folder(path: path, relative: relative))
+          tree.folders.append(
+            FolderTree.Folder(path: path, relative: relative, displayPrefix: prefix))
           folder = tree.folders.count - 1
           registered = (tree.batch, folder)
         }
@@ -307,9 +302,8 @@ public struct InputWalker: Sendable {
   private func addListed(_ tree: FolderTree, into found: inout Found) {
     var paths: [String] = []
     paths.reserveCapacity(tree.fileCount)
-    // By index: a step bound by `for step in` was copied whole (~330 instructions a file).
-    for index in tree.steps.indices {
-      guard case .file(let folder, let name) = tree.steps[index] else { continue }
+    for step in tree.steps {
+      guard case .file(let folder, let name) = step else { continue }
       paths.append(tree.folders[folder].path + "/" + name)
     }
     let probes = InputWalker.probe(paths, knownPlainFileSize: knownPlainFileSize)
@@ -321,8 +315,8 @@ public struct InputWalker: Sendable {
     var nextZip = 0
     var surveyed: [Int: ZipSurvey] = [:]
     var fileNumber = 0
-    for index in tree.steps.indices {
-      switch tree.steps[index] {
+    for step in tree.steps {
+      switch step {
       case .item(let item):
         found.items.append(item)
       case .problem(let problem):
