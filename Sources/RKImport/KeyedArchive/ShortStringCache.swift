@@ -1,5 +1,6 @@
-// The Strings of short ASCII texts met before on this thread: identifiers repeat from archive to
-// archive, and making a String checks and copies its bytes each time.
+// The Strings of texts met before on this thread (short ASCII ones, and identifiers of up to 64
+// bytes): identifiers repeat from archive to archive, and making a String checks and copies its
+// bytes each time.
 import Foundation
 
 /// A direct-mapped table of short ASCII texts (at most 15 bytes: Swift keeps such a String in
