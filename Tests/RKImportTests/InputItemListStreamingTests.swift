@@ -23,6 +23,28 @@ final class InputItemListStreamingTests: XCTestCase {
     try? FileManager.default.removeItem(atPath: spool)
   }
 
+  func testUnnamedFile_NoEntryInTheFolder_ReadsBackWhatWasWritten() throws {
+    // The list's scratch file never shows in the folder (made unnamed, or named and unlinked
+    // at once) and holds what is written to it.
+    let descriptor = try XCTUnwrap(ItemsOnDisk.unnamedFile(in: spool))
+    defer { close(descriptor) }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool), [])
+    let bytes: [UInt8] = Array(0..<200).map { UInt8($0) }
+    XCTAssertEqual(bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 100) }, 200)
+    var back = [UInt8](repeating: 0, count: 200)
+    XCTAssertEqual(
+      back.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 100) }, 200)
+    XCTAssertEqual(back, bytes)
+    #if os(Linux)
+      // The descriptor's file has no name left: its link says so.
+      let link = try FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/\(descriptor)")
+      XCTAssertTrue(link.hasSuffix("(deleted)"), link)
+      XCTAssertTrue(link.hasPrefix(spool), link)
+    #endif
+    XCTAssertNil(ItemsOnDisk.unnamedFile(in: spool + "/missing"))
+  }
+
   private func write(_ paths: [String], under base: String? = nil) throws {
     let base = base ?? root
     for path in paths {

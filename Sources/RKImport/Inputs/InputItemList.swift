@@ -546,8 +546,26 @@ final class ItemsOnDisk: @unchecked Sendable {
   /// Items appended, written or pending.
   var count: Int { pending.count }
 
-  /// An empty list in a new unlinked file in `directory`; nil when it cannot be made.
+  /// An empty list in a new file without a name in `directory`; nil when it cannot be made.
   init?(directory: String) {
+    guard let descriptor = Self.unnamedFile(in: directory) else { return nil }
+    self.descriptor = descriptor
+    pending.entries.reserveCapacity(Self.chunkSize)
+  }
+
+  /// A new file in `directory` that has no name, open for reading and writing: made unnamed
+  /// (Linux's `O_TMPFILE`) where the file system can, so that no signal or crash can leave it
+  /// behind; elsewhere a `mkstemp` name unlinked at once, where a process killed in between
+  /// leaves `.inputs-XXXXXX` (the next run in the folder removes it: `OutputCommit.recover`).
+  /// A SIGTERM handled in that instant left one in the folder (`CronRunTests` met it).
+  static func unnamedFile(in directory: String) -> Int32? {
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+      // `O_TMPFILE` is `__O_TMPFILE | O_DIRECTORY`, a macro Swift does not import;
+      // `__O_TMPFILE` is 0o20000000 on these architectures. A kernel or file system without
+      // it fails the call (EISDIR, EOPNOTSUPP): the named way follows.
+      let unnamed = open(directory, 0o20_000_000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o600)
+      if unnamed >= 0 { return unnamed }
+    #endif
     var path = Array((directory + "/" + InputItemList.scratchFilePrefix + "XXXXXX").utf8CString)
     let descriptor = path.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkstemp($0) } ?? -1
@@ -556,8 +574,7 @@ final class ItemsOnDisk: @unchecked Sendable {
     path.withUnsafeBufferPointer { buffer in
       if let base = buffer.baseAddress { _ = unlink(base) }
     }
-    self.descriptor = descriptor
-    pending.entries.reserveCapacity(Self.chunkSize)
+    return descriptor
   }
 
   /// `entries` (whose paths are in `text`) written whole; nil when the file cannot be made or
