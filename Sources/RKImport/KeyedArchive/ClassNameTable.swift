@@ -49,7 +49,7 @@ final class ClassNameTable {
 
     static let empty = RecordKey(low: 0, high: 0)
 
-    var hash: UInt64 { (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) }
+    var hash: UInt64 { ByteHash.hash(words: low, high) }
   }
 
   /// An empty table (`current` gives the thread's; tests make their own).
@@ -84,7 +84,7 @@ final class ClassNameTable {
   /// when it is longer than `longestName` or the table is full.
   func number(of bytes: UnsafePointer<UInt8>, count: Int) -> Int? {
     guard count <= Self.longestName else { return nil }
-    let hash = Self.hash(bytes, count)
+    let hash = ByteHash.hash(bytes, count: count)
     var slot = Int(truncatingIfNeeded: hash) & (Self.nameSlotCount - 1)
     while nameSlots[slot] != 0 {
       let number = Int(nameSlots[slot]) - 1
@@ -130,25 +130,6 @@ final class ClassNameTable {
     recordKeys[slot] = key
     records[slot] = record
     recordCount += 1
-  }
-
-  /// A multiply-rotate hash of the bytes, a word at a time.
-  private static func hash(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-    var mixed = UInt64(count)
-    let raw = UnsafeRawPointer(bytes)
-    var offset = 0
-    while offset + 8 <= count {
-      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      mixed = (mixed ^ word) &* 0x9E37_79B9_7F4A_7C15
-      mixed = mixed << 29 | mixed >> 35
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    while offset < count {
-      tail = tail << 8 | UInt64(bytes[offset])
-      offset += 1
-    }
-    return (mixed ^ tail) &* 0xC2B2_AE3D_27D4_EB4F
   }
 }
 

@@ -60,27 +60,11 @@ struct ClassSignature: Hashable, Sendable {
 
   func hash(into hasher: inout Hasher) { hasher.combine(mixedHash) }
 
-  /// One multiply-rotate pass over 8-byte words: a signature is hashed once per class record
-  /// of every archive, and SipHash over all its bytes cost more than reading the record.
-  /// The cache holds at most `ClassRecordCache.maximumCount` entries, so collisions stay cheap.
+  /// `ByteHash.hash` of the signature: it is hashed once per class record of every archive,
+  /// and SipHash over all its bytes cost more than reading the record. The cache holds at most
+  /// `ClassRecordCache.maximumCount` entries, so collisions stay cheap.
   var mixedHash: UInt64 {
-    var mixed = UInt64(bytes.count)
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset + 8 <= raw.count {
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        mixed = (mixed ^ word) &* 0x9E37_79B9_7F4A_7C15
-        mixed = mixed << 29 | mixed >> 35
-        offset += 8
-      }
-      var tail: UInt64 = 0
-      while offset < raw.count {
-        tail = tail << 8 | UInt64(raw[offset])
-        offset += 1
-      }
-      mixed = (mixed ^ tail) &* 0xC2B2_AE3D_27D4_EB4F
-    }
-    return mixed
+    bytes.withUnsafeBytes { ByteHash.hash($0) }
   }
 }
 

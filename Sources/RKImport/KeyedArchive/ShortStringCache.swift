@@ -81,7 +81,7 @@ final class ShortStringCache {
       UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & masks.second
     guard (first | second) & 0x8080_8080_8080_8080 == 0 else { return Self.decode(start, count) }
     let key = (first, second | UInt64(count) &<< 56)
-    let hash = (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
+    let hash = ByteHash.hash(words: key.0, key.1)
     // The hash's top bits, as many as number the slots.
     let slot = Int(truncatingIfNeeded: hash &>> UInt64(64 - Self.slotBits))
     if keys[slot] == key { return strings[slot] }
@@ -96,18 +96,7 @@ final class ShortStringCache {
   @inline(never)
   private func longString(_ start: UnsafePointer<UInt8>, count: Int) -> String {
     guard count <= Self.longestLong else { return Self.decode(start, count) }
-    // A hash of words over the whole text (the last one overlapping the one before; count is
-    // 16 or more).
-    let raw = UnsafeRawPointer(start)
-    var hash = UInt64(count) &* 0x9E37_79B9_7F4A_7C15
-    var offset = 0
-    while true {
-      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      hash = (hash ^ word) &* 0xC2B2_AE3D_27D4_EB4F
-      if offset == count - 8 { break }
-      offset = min(offset + 8, count - 8)
-    }
-    hash ^= hash &>> 29
+    let hash = ByteHash.hash(start, count: count)
     let slot = Int(truncatingIfNeeded: hash &>> UInt64(64 - Self.longSlotBits))
     let text = longTexts + slot * Self.longestLong
     if longKeys[slot] == (hash, count), memcmp(text, start, count) == 0 {
