@@ -402,8 +402,9 @@ public struct InputItemList: RandomAccessCollection, Sendable {
           let left = UnsafeBufferPointer(rebasing: Self.slice(bytes, lhs))
           let right = UnsafeBufferPointer(rebasing: Self.slice(bytes, rhs))
           // ASCII text orders by bytes exactly as String does; anything else is compared as
-          // Strings (canonical equivalence).
-          if isASCII { return left.lexicographicallyPrecedes(right) }
+          // Strings (canonical equivalence): the walk's rule for names
+          // (`ByteOrder.sortedAsStrings`).
+          if isASCII { return ByteOrder.precedes(left, right) }
           return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
         }
       }
