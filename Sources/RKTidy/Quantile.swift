@@ -52,7 +52,10 @@ public enum Quantile {
 /// The values that sorting a sample ascending (`Array.sort()`) would put at given positions,
 /// found by selection instead: a quantile needs two of them, and selecting one costs about
 /// n comparisons where the sort costs n log n (the statistics sort every numeric answer, answer
-/// duration and step duration of the export at its end, while the last files wait).
+/// duration and step duration of the export at its end, while the last files wait). Samples of
+/// `radixFrom` values or more are selected by their bits (`RadixSelection`): partitioning a
+/// large sample guesses wrong at about every second value, ~25 ns a value for three quartiles
+/// where bucketing takes ~6.
 ///
 /// Equal finite Doubles have the same bits, except 0 and −0, which the sort leaves in arrival
 /// order; a sample holding −0 (or anything not finite, or a magnitude whose sum could overflow
@@ -62,9 +65,13 @@ struct OrderStatistics {
   /// Positions whose value is final: everything before each is ≤ it, everything after ≥ it.
   private var settled: [Int] = []
   private var isSorted = false
+  /// Large samples' positions are found by their bits (`RadixSelection`), made at the first.
+  private var radix: RadixSelection?
 
   /// Samples this small are sorted: selection saves nothing on them.
   static let sortedBelow = 64
+  /// Samples this large are selected by their bits rather than partitioned.
+  static let radixFrom = 2048
 
   init(_ values: consuming [Double]) {
     self.values = values
@@ -110,6 +117,10 @@ struct OrderStatistics {
   /// The value at `position` (0..<count) of the ascending order.
   mutating func value(at position: Int) -> Double {
     if isSorted { return values[position] }
+    if values.count >= Self.radixFrom {
+      if radix == nil { radix = RadixSelection(values) }
+      return radix!.value(at: position)
+    }
     // Between the nearest settled positions around it: partitions there keep the others settled.
     var low = 0
     var high = values.count

@@ -125,6 +125,77 @@ final class OrderStatisticsTests: XCTestCase {
     }
   }
 
+  /// Samples large enough to be selected by their bits (`RadixSelection`), of shapes that
+  /// make it descend several levels, meet one-key-wide buckets or cross the sign: every
+  /// position asked, in a shuffled order, then upwards and downwards (the kept slices).
+  func testOrderStatistics_LargeSamplesByBits_HoldTheSortedSamplesValues() {
+    var random = SplitMix(seed: 2026_11_27_2)
+    let count = 3000
+    XCTAssertGreaterThanOrEqual(count, OrderStatistics.radixFrom)
+    let start = 37.5
+    let neighbours = (0..<count).map { _ in
+      // Values a few units in the last place apart: the levels narrow down to single keys.
+      var value = start
+      for _ in 0..<Int.random(in: 0...40, using: &random) { value = value.nextUp }
+      return value
+    }
+    let shapes: [(name: String, values: [Double])] = [
+      ("temperatures", (0..<count).map { _ in Double(Int.random(in: 360...399, using: &random)) / 10 }),
+      ("neighbours in the last bit", neighbours),
+      ("subnormals of both signs and zero", (0..<count).map { _ in
+        let magnitude = Double(bitPattern: UInt64.random(in: 0...0xF_FFFF, using: &random))
+        return Bool.random(using: &random) ? magnitude : (magnitude == 0 ? 0 : -magnitude)
+      }),
+      ("magnitudes up to 1e299", (0..<count).map { _ in
+        let magnitude = pow(10, Double.random(in: -300...299, using: &random))
+        return Bool.random(using: &random) ? magnitude : -magnitude
+      }),
+      ("one outlier among equals", [Double](repeating: 2.5, count: count - 1) + [1e9]),
+      ("two values", (0..<count).map { $0 % 3 == 0 ? -1 : 4 }),
+      ("ascending integers", (0..<count).map(Double.init)),
+    ]
+    for shape in shapes {
+      let sorted = shape.values.sorted()
+      let orders: [[Int]] = [
+        Array(sorted.indices).shuffled(using: &random), Array(sorted.indices),
+        Array(sorted.indices.reversed()),
+      ]
+      for positions in orders {
+        var order = OrderStatistics(shape.values)
+        var wrong = 0
+        for position in positions
+        where order.value(at: position).bitPattern != sorted[position].bitPattern {
+          wrong += 1
+        }
+        XCTAssertEqual(wrong, 0, "\(shape.name): positions that differ from the sort")
+      }
+      var order = OrderStatistics(shape.values)
+      XCTAssertEqual(NumericSummary(order), NumericSummary(sorted: sorted), shape.name)
+      XCTAssertEqual(order.sample, shape.values, "\(shape.name): the sample is not moved")
+      _ = order.value(at: 0)
+    }
+  }
+
+  /// The keys are in the values' order, and give the values back.
+  func testRadixSelectionKeys_KeepTheOrderOfTheValues() {
+    var random = SplitMix(seed: 3)
+    let specials: [Double] = [
+      0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, 1, -1,
+      9.99e299, -9.99e299, 1.5, 1.5.nextUp, -1.5.nextDown,
+    ]
+    let values = specials + (0..<2000).map { _ in
+      let magnitude = pow(10, Double.random(in: -300...299, using: &random))
+      return Bool.random(using: &random) ? magnitude : -magnitude
+    }
+    for value in values {
+      XCTAssertEqual(
+        RadixSelection.value(ofKey: RadixSelection.key(value)).bitPattern, value.bitPattern)
+    }
+    for (a, b) in zip(values, values.shuffled(using: &random)) {
+      XCTAssertEqual(a < b, RadixSelection.key(a) < RadixSelection.key(b), "\(a) < \(b)")
+    }
+  }
+
   /// Samples of four shapes: rating-scale integers (many ties), wide-ranging fractions with
   /// both signs, durations (positive, some equal), and a mix with exact zeros.
   private static func sample(count: Int, kind: Int, random: inout SplitMix) -> [Double] {
