@@ -140,16 +140,25 @@ final class OrderStatisticsTests: XCTestCase {
       return value
     }
     let shapes: [(name: String, values: [Double])] = [
-      ("temperatures", (0..<count).map { _ in Double(Int.random(in: 360...399, using: &random)) / 10 }),
+      (
+        "temperatures",
+        (0..<count).map { _ in Double(Int.random(in: 360...399, using: &random)) / 10 }
+      ),
       ("neighbours in the last bit", neighbours),
-      ("subnormals of both signs and zero", (0..<count).map { _ in
-        let magnitude = Double(bitPattern: UInt64.random(in: 0...0xF_FFFF, using: &random))
-        return Bool.random(using: &random) ? magnitude : (magnitude == 0 ? 0 : -magnitude)
-      }),
-      ("magnitudes up to 1e299", (0..<count).map { _ in
-        let magnitude = pow(10, Double.random(in: -300...299, using: &random))
-        return Bool.random(using: &random) ? magnitude : -magnitude
-      }),
+      (
+        "subnormals of both signs and zero",
+        (0..<count).map { _ in
+          let magnitude = Double(bitPattern: UInt64.random(in: 0...0xF_FFFF, using: &random))
+          return Bool.random(using: &random) ? magnitude : (magnitude == 0 ? 0 : -magnitude)
+        }
+      ),
+      (
+        "magnitudes up to 1e299",
+        (0..<count).map { _ in
+          let magnitude = pow(10, Double.random(in: -300...299, using: &random))
+          return Bool.random(using: &random) ? magnitude : -magnitude
+        }
+      ),
       ("one outlier among equals", [Double](repeating: 2.5, count: count - 1) + [1e9]),
       ("two values", (0..<count).map { $0 % 3 == 0 ? -1 : 4 }),
       ("ascending integers", (0..<count).map(Double.init)),
@@ -183,10 +192,12 @@ final class OrderStatisticsTests: XCTestCase {
       0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, 1, -1,
       9.99e299, -9.99e299, 1.5, 1.5.nextUp, -1.5.nextDown,
     ]
-    let values = specials + (0..<2000).map { _ in
-      let magnitude = pow(10, Double.random(in: -300...299, using: &random))
-      return Bool.random(using: &random) ? magnitude : -magnitude
-    }
+    let values =
+      specials
+      + (0..<2000).map { _ in
+        let magnitude = pow(10, Double.random(in: -300...299, using: &random))
+        return Bool.random(using: &random) ? magnitude : -magnitude
+      }
     for value in values {
       XCTAssertEqual(
         RadixSelection.value(ofKey: RadixSelection.key(value)).bitPattern, value.bitPattern)
