@@ -91,9 +91,21 @@ final class ExportOutputs {
       // The row goes straight into the spool's buffer as the pivot numbers its columns.
       let run = prepared.contribution
       let cellCount = 1 + WidePartialRow.runCellCount + 2 * run.pairCount
+      // Without a workbook only the wide CSVs read the spool: the run cells are copied from the
+      // run's task_runs row as rendered (dates, duration and texts formatted once, not again
+      // in the wide tables after the last run). The workbook's sheets need them as cells.
+      let renderedRun = workbook == nil && prepared.taskRunEnd > prepared.csvStart
       try spool.appendRow(cellCount: cellCount) { row in
         row.append(.text(run.taskID))
-        run.forEachRunCell { row.append($0) }
+        if renderedRun {
+          prepared.csv.withUnsafeBufferPointer { csv in
+            row.appendCSVFields(
+              of: UnsafeBufferPointer(rebasing: csv[prepared.csvStart..<prepared.taskRunEnd]),
+              columns: WidePartialRow.taskRunsColumns)
+          }
+        } else {
+          run.forEachRunCell { row.append($0) }
+        }
         pivot.register(run) { key, value in
           row.append(.integer(key))
           row.append(value)

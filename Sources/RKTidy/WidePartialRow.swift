@@ -12,6 +12,12 @@ public struct WidePartialRow: Sendable, Equatable {
   /// Number of leading run cells.
   public static let runCellCount = 5
 
+  /// The `task_runs` column each run cell repeats (`participant_id` is column 0, `task_start`
+  /// column 3, …): a run's cells can be copied from its rendered `task_runs` row.
+  public static let taskRunsColumns: [Int] = WideLayout.runColumns.map { column in
+    ExportSchemas.taskRuns.columns.firstIndex { $0.name == column.name } ?? -1
+  }
+
   public var taskID: String
   public var cells: [Cell]
 

@@ -3,6 +3,11 @@ import RKTable
 
 /// Encodes and decodes rows for `RowSpool`: a 4-byte row length, then a tag byte per cell,
 /// LEB128 varints, zigzag integers, UTF-8 text and 8-byte IEEE doubles (little-endian).
+///
+/// A cell may also be a field already in CSV form (`Tag.csvField`), as a CSV writer of the same
+/// zone and `excelSafe` rendered it: a row's values that were formatted for another table are
+/// copied, not formatted again. Such a cell has no `Cell`: rows holding one are for the CSV
+/// writer only, and do not decode into cells.
 enum RowCodec {
   enum Tag: UInt8 {
     case empty = 0
@@ -13,6 +18,8 @@ enum RowCodec {
     case boolTrue = 5
     case instant = 6
     case seconds = 7
+    /// A field's CSV bytes, quoted and guarded as written (a varint length, then the bytes).
+    case csvField = 8
   }
 
   /// Fills in the length of the row begun at `start`; false, removing the row, when it is
@@ -99,6 +106,8 @@ enum RowCodec {
     case .boolTrue: return .bool(true)
     case .instant: return cursor.varint().map { .instant(millisecondsSince1970: unzigzag($0)) }
     case .seconds: return cursor.double().map(Cell.seconds)
+    // Its type is gone: only the CSV writer reads it (`CSVRowBuilder.appendCell(of:at:)`).
+    case .csvField: return nil
     }
   }
 
@@ -114,7 +123,7 @@ enum RowCodec {
       let valid: Bool
       switch tag {
       case .empty, .boolFalse, .boolTrue: valid = true
-      case .text: valid = cursor.stringBytes() != nil
+      case .text, .csvField: valid = cursor.stringBytes() != nil
       case .number: valid = cursor.stringBytes() != nil && cursor.fixed64() != nil
       case .integer, .instant: valid = cursor.varint() != nil
       case .seconds: valid = cursor.fixed64() != nil
@@ -228,7 +237,7 @@ enum RowCodec {
   }
 
   @inline(__always)
-  private static func write(
+  static func write(
     utf8 bytes: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>
   ) -> Int {
     let length = write(varint: UInt64(bytes.count), at: start)

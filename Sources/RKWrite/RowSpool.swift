@@ -309,6 +309,28 @@ public struct SpoolRowWriter {
     cellsWritten += 1
   }
 
+  /// Appends the fields `columns` (ascending, counted from 0) of `row`, a row in CSV form as
+  /// `CSVRowBuilder` renders it, as cells the CSV writer copies (`RowCodec.Tag.csvField`): the
+  /// fields need not be formatted again, for a table of the same zone and `excelSafe`. A column
+  /// the row does not have gives an empty field. Rows made so do not decode into `Cell`s.
+  public mutating func appendCSVFields(of row: UnsafeBufferPointer<UInt8>, columns: [Int]) {
+    var column = 0
+    var start = 0
+    for wanted in columns {
+      while column < wanted && start <= row.count {
+        start = CSVFieldScanner.end(ofFieldAt: start, in: row) + 1
+        column += 1
+      }
+      let end = start <= row.count ? CSVFieldScanner.end(ofFieldAt: start, in: row) : start
+      let field = UnsafeBufferPointer(rebasing: row[min(start, row.count)..<min(end, row.count)])
+      write(maximumSize: 1 + RowCodec.maximumVarintSize + field.count) { target in
+        target.pointee = RowCodec.Tag.csvField.rawValue
+        return 1 + RowCodec.write(utf8: field, at: target + 1)
+      }
+      cellsWritten += 1
+    }
+  }
+
   /// Runs `body` at the first unwritten byte, with `maximumSize` zeroed bytes of room made
   /// first; `body` returns how many it wrote.
   @inline(__always)

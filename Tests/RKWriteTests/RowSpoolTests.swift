@@ -207,6 +207,71 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertFalse(try reader.next { _ in XCTFail("no row after the last") })
   }
 
+  /// Fields copied from a rendered row come out as the builder wrote them: quoted ones whole
+  /// (commas, doubled quotes, a line break inside), empty ones empty, a column past the row's
+  /// end empty. Such a row is for the CSV writer only: it does not decode into cells.
+  func testSpooledRow_CSVFieldsCopiedFromARenderedRow_WrittenAsRendered() throws {
+    var rendered = CSVRowBuilder(excelSafe: true)
+    let texts = ["=a,\"b\"", "", "plain", "x\ny", "\"", "last,"]
+    for text in texts { rendered.appendText(text) }
+    rendered.endRow()
+    var expected = CSVRowBuilder(excelSafe: true)
+    expected.appendText("tail")
+    for column in [0, 1, 3, 4, 5] { expected.appendText(texts[column]) }
+    expected.appendEmpty()
+    expected.endRow()
+
+    let spool = try RowSpool(directory: folder.path)
+    let bytes = rendered.bytes
+    try spool.appendRow(cellCount: 7) { row in
+      row.append(.text("tail"))
+      bytes.withUnsafeBufferPointer { row.appendCSVFields(of: $0, columns: [0, 1, 3, 4, 5, 9]) }
+    }
+    let reader = try spool.makeReader()
+    var written = CSVRowBuilder(excelSafe: true)
+    XCTAssertTrue(
+      try reader.next { row in
+        XCTAssertNil(row.cell(at: 1), "a copied field is no cell")
+        written.appendRow((0..<7).map(CellSource.cell), from: row, firstCell: 0)
+      })
+    XCTAssertEqual(
+      String(decoding: written.bytes, as: UTF8.self),
+      String(decoding: expected.bytes, as: UTF8.self))
+    let again = try spool.makeReader()
+    XCTAssertThrowsError(try again.next(), "rows of copied fields do not decode into cells")
+  }
+
+  /// The field ends the scanner finds in rows the encoder wrote, however the fields were quoted.
+  func testCSVFieldScanner_RowsTheEncoderWrote_FieldsFoundWhole() {
+    var random = SystemRandomNumberGenerator()
+    let pieces = ["a", ",", "\"", "\n", "\r", "é", "=", " ", "\"\"", ""]
+    for _ in 0..<500 {
+      let texts = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+        (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)!
+        }
+        .joined()
+      }
+      var row = CSVRowBuilder()
+      var single: [[UInt8]] = []
+      for text in texts {
+        row.appendText(text)
+        var one = CSVRowBuilder()
+        one.appendText(text)
+        single.append(one.bytes)
+      }
+      row.endRow()
+      row.bytes.withUnsafeBufferPointer { bytes in
+        var start = 0
+        for field in single {
+          let end = CSVFieldScanner.end(ofFieldAt: start, in: bytes)
+          XCTAssertEqual(Array(bytes[start..<end]), field, "\(texts)")
+          start = end + 1
+        }
+        XCTAssertEqual(start, bytes.count, "the row's end after the last field")
+      }
+    }
+  }
+
   func testSpooledRow_TypedReads_NilForOtherKinds() throws {
     let spool = try RowSpool(directory: folder.path)
     try spool.append([.text("a"), .integer(-7), .empty])

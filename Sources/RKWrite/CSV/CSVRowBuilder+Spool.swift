@@ -48,6 +48,9 @@ extension CSVRowBuilder {
       }
     case .seconds:
       if let value = cursor.double() { appendSeconds(value) } else { appendEmpty() }
+    case .csvField:
+      separate()
+      if let field = cursor.stringBytes() { buffer.append(field) }
     }
   }
 
