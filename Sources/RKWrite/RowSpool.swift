@@ -191,10 +191,12 @@ public final class RowSpool {
       defer { swap(&starts, &cellStarts) }
       try bytes.withUnsafeBufferPointer { all in
         let row = UnsafeBufferPointer(rebasing: all[range])
-        guard RowCodec.scanRow(row, into: &starts) else {
+        guard let count = RowCodec.scanRow(row, into: &starts) else {
           throw damaged("row \(rowsRead) does not decode")
         }
-        try starts.withUnsafeBufferPointer { try body(SpooledRow(bytes: row, starts: $0)) }
+        try starts.withUnsafeBufferPointer { starts in
+          try body(SpooledRow(bytes: row, starts: UnsafeBufferPointer(rebasing: starts[..<count])))
+        }
       }
     }
 
