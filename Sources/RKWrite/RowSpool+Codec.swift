@@ -144,7 +144,7 @@ enum RowCodec {
           else { return false }
           position &+= Int(length) &+ 8
         case Tag.integer.rawValue, Tag.instant.rawValue:
-          guard skipVarint(bytes, &position) != nil else { return false }
+          guard skipVarintValue(bytes, &position) else { return false }
         case Tag.seconds.rawValue:
           guard end - position >= 8 else { return false }
           position &+= 8
@@ -155,6 +155,25 @@ enum RowCodec {
       return position == end
     }
     return valid ? cellCount : nil
+  }
+
+  /// Moves `position` past the varint there; false when it runs past the bytes or is too long.
+  /// A wide row's keys (`question << 32 | option`) take five or six bytes: the first byte
+  /// without a continuation bit is found in one word when eight bytes are left.
+  @inline(__always)
+  private static func skipVarintValue(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int)
+    -> Bool
+  {
+    if let base = bytes.baseAddress, bytes.count - position >= 8 {
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+      let lastBytes = ~word & 0x8080_8080_8080_8080
+      if lastBytes != 0 {
+        position &+= lastBytes.trailingZeroBitCount &>> 3 &+ 1
+        return true
+      }
+    }
+    return skipVarint(bytes, &position) != nil
   }
 
   /// The varint at `position` (moved past it); nil when it runs past the bytes or is too long.

@@ -132,7 +132,11 @@ public final class RowSpool {
     // Unchecked: a reader belongs to one thread, and the rows' loop reaches these several
     // times a row (a runtime exclusivity check each, ~60 instructions).
     @exclusivity(unchecked) private var fileOffset: Int64 = 0
-    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    /// The bytes read and not yet consumed are `buffer[position..<filled]`. Allocated here,
+    /// not an array: lending an array's bytes retained and released it twice a row.
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity = RowSpool.capacity
+    @exclusivity(unchecked) private var filled = 0
     @exclusivity(unchecked) private var position = 0
     @exclusivity(unchecked) private var rowsRead = 0
     /// Cell positions of the row lent by `next(_:)`, reused from row to row.
@@ -142,24 +146,26 @@ public final class RowSpool {
       self.descriptor = descriptor
       self.end = end
       self.label = label
+      buffer = .allocate(capacity: capacity)
     }
+
+    deinit { buffer.deallocate() }
 
     /// The next row, or nil after the last one. Throws if the file cannot be read or is damaged.
     public func next() throws -> [Cell]? {
-      guard let range = try nextRowBytes() else { return nil }
-      let row = bytes.withUnsafeBufferPointer { all in
-        RowCodec.decodeRow(UnsafeBufferPointer(rebasing: all[range]))
+      guard let row = try nextRowBytes() else { return nil }
+      guard let cells = RowCodec.decodeRow(row) else {
+        throw damaged("row \(rowsRead) does not decode")
       }
-      guard let row else { throw damaged("row \(rowsRead) does not decode") }
-      return row
+      return cells
     }
 
     /// Lends the next row, in place, to `body`; false after the last row. Costs no allocation
     /// per row: for writers that format cells straight from the bytes. Throws if the file
     /// cannot be read or is damaged.
     public func next(_ body: (SpooledRow) throws -> Void) throws -> Bool {
-      guard let range = try nextRowBytes() else { return false }
-      try scanned(range, body)
+      guard let row = try nextRowBytes() else { return false }
+      try scanned(row, body)
       return true
     }
 
@@ -172,58 +178,64 @@ public final class RowSpool {
       where wanted: (UnsafeBufferPointer<UInt8>?) -> Int?,
       _ body: (Int, SpooledRow) throws -> Void
     ) throws -> Bool {
-      while let range = try nextRowBytes() {
-        let mark = bytes.withUnsafeBufferPointer { all in
-          wanted(RowCodec.leadingText(UnsafeBufferPointer(rebasing: all[range])))
-        }
-        guard let mark else { continue }
-        try scanned(range) { try body(mark, $0) }
+      while let row = try nextRowBytes() {
+        guard let mark = wanted(RowCodec.leadingText(row)) else { continue }
+        try scanned(row) { try body(mark, $0) }
         return true
       }
       return false
     }
 
-    /// Lends the row at `range` of `bytes` to `body`, its cells located first; throws for a
-    /// row that does not decode.
-    private func scanned(_ range: Range<Int>, _ body: (SpooledRow) throws -> Void) throws {
+    /// Lends `row` to `body`, its cells located first; throws for a row that does not decode.
+    private func scanned(
+      _ row: UnsafeBufferPointer<UInt8>, _ body: (SpooledRow) throws -> Void
+    ) throws {
       var starts: [Int] = []
       swap(&starts, &cellStarts)
       defer { swap(&starts, &cellStarts) }
-      try bytes.withUnsafeBufferPointer { all in
-        let row = UnsafeBufferPointer(rebasing: all[range])
-        guard let count = RowCodec.scanRow(row, into: &starts) else {
-          throw damaged("row \(rowsRead) does not decode")
-        }
-        try starts.withUnsafeBufferPointer { starts in
-          try body(SpooledRow(bytes: row, starts: UnsafeBufferPointer(rebasing: starts[..<count])))
-        }
+      guard let count = RowCodec.scanRow(row, into: &starts) else {
+        throw damaged("row \(rowsRead) does not decode")
+      }
+      try starts.withUnsafeBufferPointer { starts in
+        try body(SpooledRow(bytes: row, starts: UnsafeBufferPointer(rebasing: starts[..<count])))
       }
     }
 
-    /// Where the next row's cells are in `bytes` (after its length); nil after the last row.
-    private func nextRowBytes() throws -> Range<Int>? {
+    /// The next row's cells (the bytes after its length), valid until the next read; nil after
+    /// the last row.
+    private func nextRowBytes() throws -> UnsafeBufferPointer<UInt8>? {
       guard try ensure(4) else { return nil }
       var length = 0
-      for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
+      for index in 0..<4 { length |= Int(buffer[position + index]) << (8 * index) }
       position += 4
       guard try ensure(length) else { throw damaged("row runs past the end of the file") }
-      let start = position
+      let row = UnsafeBufferPointer(start: buffer + position, count: length)
       position += length
       rowsRead += 1
-      return start..<(start + length)
+      return row
     }
 
     /// Makes `count` unread bytes available; false only when the file ended before any of them.
     private func ensure(_ count: Int) throws -> Bool {
       if count == 0 { return true }
-      let buffered = bytes.count - position
+      let buffered = filled - position
       if buffered >= count { return true }
       let available = Int64(buffered) + (end - fileOffset)
       if available == 0 { return false }
       guard Int64(count) <= available else { throw damaged("row runs past the end of the file") }
-      bytes.removeSubrange(0..<position)
+      // The unread bytes move to the front; a row longer than the buffer gets a larger one.
+      if count > capacity {
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        larger.update(from: buffer + position, count: buffered)
+        buffer.deallocate()
+        buffer = larger
+        capacity = count
+      } else if position > 0 {
+        buffer.update(from: buffer + position, count: buffered)
+      }
       position = 0
-      while bytes.count < count { try refill() }
+      filled = buffered
+      while filled < count { try refill() }
       return true
     }
 
@@ -232,27 +244,23 @@ public final class RowSpool {
         path: label, operation: .read, errorNumber: nil, reason: "damaged spool: \(reason)")
     }
 
-    /// Appends the next chunk of the file (at most 64 KiB) to the buffer.
+    /// Reads the next part of the file into the buffer's free room (at most 64 KiB at a time).
     private func refill() throws {
       guard fileOffset < end else { throw damaged("row runs past the end of the file") }
-      let want = Int(min(Int64(RowSpool.capacity), end - fileOffset))
-      let start = bytes.count
-      bytes.append(contentsOf: repeatElement(0, count: want))
-      var filled = 0
-      while filled < want {
-        let got = bytes.withUnsafeMutableBytes { raw -> Int in
-          guard let base = raw.baseAddress else { return 0 }
-          let at = off_t(fileOffset) + off_t(filled)
-          return pread(descriptor, base + start + filled, want - filled, at)
-        }
-        if got < 0 {
+      let want = Int(min(Int64(min(capacity - filled, RowSpool.capacity)), end - fileOffset))
+      var got = 0
+      while got < want {
+        let read = pread(
+          descriptor, buffer + filled + got, want - got, off_t(fileOffset) + off_t(got))
+        if read < 0 {
           let code = errno
           if code == EINTR { continue }
           throw WriteError.system(path: label, operation: .read, errorNumber: code)
         }
-        if got == 0 { throw damaged("file ended early") }
-        filled += got
+        if read == 0 { throw damaged("file ended early") }
+        got += read
       }
+      filled += want
       fileOffset += Int64(want)
     }
   }

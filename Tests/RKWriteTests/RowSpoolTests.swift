@@ -66,6 +66,30 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertEqual(expected, 50_000)
   }
 
+  /// Rows longer than the reader's 64 KiB buffer (a wide table of thousands of columns, or
+  /// long free text) between short ones: each read whole, by both ways of reading.
+  func testRowSpool_RowsLongerThanTheReadBuffer_ReadWhole() throws {
+    let spool = try RowSpool(directory: folder.path)
+    var rows: [[Cell]] = []
+    for index in 0..<40 {
+      let width = index % 5 == 0 ? 9_000 + index * 700 : 3
+      let row: [Cell] =
+        [.text("t\(index)")] + (0..<width).map { .text(String(repeating: "x", count: 1 + $0 % 13)) }
+      rows.append(row)
+      try spool.append(row)
+    }
+    XCTAssertGreaterThan(spool.byteCount, 8 * Int64(RowSpool.capacity))
+    let reader = try spool.makeReader()
+    var decoded: [[Cell]] = []
+    while let row = try reader.next() { decoded.append(row) }
+    XCTAssertEqual(decoded, rows)
+    let inPlace = try spool.makeReader()
+    var lent: [[Cell]] = []
+    while try inPlace.next({ row in lent.append((0..<row.count).compactMap { row.cell(at: $0) }) })
+    {}
+    XCTAssertEqual(lent, rows)
+  }
+
   /// `next(where:)` hands over the rows whose first text it marks, in order, with the mark, and
   /// passes over the others (also rows whose first cell is not text, judged with nil) undecoded.
   func testRowSpool_ReaderWhere_OnlyAcceptedRowsInOrder() throws {
