@@ -145,13 +145,15 @@ final class ExportOutputs {
       } : []
     defer {
       for work in wideCSV { _ = try? work.wait() }
-      spool.close()
+      // The spools' pages are freed on another thread while the files are committed.
+      spool.close(inBackground: true)
     }
     if wideCSV.isEmpty { try wide.writeCSV() }
     let tasks = statistics.statistics()
     if let failure = statistics.spoolFailure {
       throw OutputError(path: folder, reason: failure)
     }
+    statistics.discardValues()
     let summaryRows = SummaryTable.rows(for: tasks)
     let choiceRows = ChoicesTable.rows(for: tasks)
     try writeCSV(SummaryTable.schema, summaryRows)

@@ -1,6 +1,7 @@
 // Where the statistics keep their numbers: per-variable blocks in one temporary file, so memory
 // stays flat however many runs there are.
 import Foundation
+import RKTable
 
 /// Doubles of many variables, appended in any interleaving and read back per variable in the
 /// order they were appended.
@@ -74,6 +75,18 @@ final class ValueSpool: @unchecked Sendable {
       if let base = buffer.baseAddress { _ = unlink(base) }
     }
     self.descriptor = descriptor
+  }
+
+  /// Drops the values once they are no longer needed: the file is closed on another thread
+  /// (`ScratchFileCloser`), where the system frees its pages. Reading them afterwards is a
+  /// `failure`.
+  func discard() {
+    ScratchFileCloser.close(descriptor)
+    descriptor = -1
+    canSpill = false
+    overflow = [:]
+    for index in 0..<variableCount { variables[index] = Variable() }
+    failure = failure ?? "the statistics' values were read after they were discarded"
   }
 
   deinit {

@@ -166,6 +166,10 @@ public struct StatisticsCollector: Sendable {
   /// Why the statistics are incomplete (the spool file could not be read back), if they are.
   public var spoolFailure: String? { spool.failure }
 
+  /// Drops the numbers kept for the statistics (their scratch file is closed on another
+  /// thread) once `statistics()` will not be asked again; afterwards `spoolFailure` says so.
+  public func discardValues() { spool.discard() }
+
   /// The number of question `key`, adding it (first seen in run `order` at `position`) if new.
   private mutating func slot(_ key: StatisticsKey, order: RunOrder, position: Int) -> Int {
     if let slot = questionSlots[key] { return slot }

@@ -97,9 +97,14 @@ public final class RowSpool {
     return Reader(descriptor: descriptor, end: byteCount, label: label)
   }
 
-  /// Releases the file. Readers must not be used afterwards.
-  public func close() {
-    if descriptor >= 0 { _ = systemClose(descriptor) }
+  /// Releases the file. Readers must not be used afterwards. `inBackground`: closed on another
+  /// thread (`ScratchFileCloser`), where the system frees the file's pages.
+  public func close(inBackground: Bool = false) {
+    if inBackground {
+      ScratchFileCloser.close(descriptor)
+    } else if descriptor >= 0 {
+      _ = systemClose(descriptor)
+    }
     descriptor = -1
     buffer = []
   }

@@ -66,7 +66,8 @@ final class ValueSpoolTests: XCTestCase {
           participantID: "P\(number % 3)", source: "P/\(number)"))
     }
     var inMemory = StatisticsCollector()
-    var spooled = StatisticsCollector(spoolDirectory: try makeDirectory())
+    let directory = try makeDirectory()
+    var spooled = StatisticsCollector(spoolDirectory: directory)
     for run in runs {
       inMemory.add(run)
       spooled.add(run)
@@ -75,6 +76,32 @@ final class ValueSpoolTests: XCTestCase {
     XCTAssertNotNil(expected.first?.questions.first?.numbers)
     XCTAssertEqual(spooled.statistics(), expected)
     XCTAssertNil(spooled.spoolFailure)
+
+    // Discarded: the scratch file is closed (on another thread), and the numbers are gone,
+    // which `spoolFailure` says instead of statistics without them passing for complete.
+    XCTAssertEqual(openScratchFiles(in: directory), 1)
+    spooled.discardValues()
+    XCTAssertTrue(waitUntil { openScratchFiles(in: directory) == 0 }, "closed")
+    XCTAssertNotNil(spooled.spoolFailure)
+  }
+
+  /// This process's open files in `directory`, unlinked or not (Linux's /proc; nil elsewhere).
+  private func openScratchFiles(in directory: String) -> Int? {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+    else { return nil }
+    return entries.filter { entry in
+      let target = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/" + entry)
+      return target?.hasPrefix(directory + "/") == true
+    }.count
+  }
+
+  private func waitUntil(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<500 {
+      if condition() { return true }
+      usleep(10_000)
+    }
+    return condition()
   }
 
   private func makeDirectory() throws -> String {

@@ -138,6 +138,30 @@ final class RowSpoolTests: XCTestCase {
     XCTAssertThrowsError(try spool.append([.empty]))
   }
 
+  /// Closed in the background, the spool's file is closed soon after (its pages are freed on
+  /// that thread), and the spool refuses rows as when closed at once.
+  func testRowSpool_ClosedInBackground_FileClosedAndAppendsThrow() throws {
+    func openSpoolFiles() -> Int {
+      let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      return entries.filter { entry in
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/" + entry)
+        return target?.hasPrefix(folder.path) == true
+      }.count
+    }
+    let spool = try RowSpool(directory: folder.path)
+    try spool.append([.text("a")])
+    XCTAssertEqual(openSpoolFiles(), 1)
+    spool.close(inBackground: true)
+    var waited = 0
+    while openSpoolFiles() > 0 && waited < 500 {
+      usleep(10_000)
+      waited += 1
+    }
+    XCTAssertEqual(openSpoolFiles(), 0, "closed on the background thread")
+    XCTAssertThrowsError(try spool.append([.text("b")]))
+  }
+
   func testRowSpool_MissingDirectory_WriteError() {
     XCTAssertThrowsError(try RowSpool(directory: folder.appendingPathComponent("none").path)) {
       XCTAssertEqual(($0 as? WriteError)?.operation, .create)
