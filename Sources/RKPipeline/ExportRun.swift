@@ -179,15 +179,12 @@ public final class ExportRun {
 
   /// `20240131T020000Z`: the delta folder's suffix, UTC, sortable.
   static func stamp(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-    return formatter.string(from: date)
+    // The ISO 8601 text without its separators: no ICU formatter at the end of every export.
+    String(ISO8601.utcSeconds(date.timeIntervalSince1970).filter { $0 != "-" && $0 != ":" })
   }
 
   static func iso8601(_ date: Date) -> String {
-    ISO8601DateFormatter().string(from: date)
+    ISO8601.utcSeconds(date.timeIntervalSince1970)
   }
 }
 

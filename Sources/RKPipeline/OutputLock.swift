@@ -1,5 +1,6 @@
 // One run per output folder: an flock(2)-held lock file that names its holder.
 import Foundation
+import RKTable
 
 #if canImport(Glibc)
   import Glibc
@@ -54,7 +55,7 @@ public final class OutputLock {
       descriptor = fd
       let line =
         "process \(getpid()) on \(ProcessInfo.processInfo.hostName) "
-        + "(started \(ISO8601DateFormatter().string(from: started)))\n"
+        + "(started \(ISO8601.utcSeconds(started.timeIntervalSince1970)))\n"
       _ = ftruncate(fd, 0)
       _ = line.withCString { pwrite(fd, $0, strlen($0), 0) }
       return
