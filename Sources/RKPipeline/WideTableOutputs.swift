@@ -96,26 +96,30 @@ final class WideTableOutputs: @unchecked Sendable {
     let reader = csvReaders[part]
     var builder = CSVRowBuilder(
       timeZone: options.timeZone, excelSafe: options.excelSafe, capacity: 64 * 1024)
-    var sources: [CellSource] = []
+    // One array of sources per table, as wide as its rows: rows of tables of other widths
+    // alternate in the spool, and refilling one array to another width cost more than the row.
+    var sourcesByTable = plans.map { [CellSource](repeating: .empty, count: $0.columnCount) }
     // The task id comes first (`WidePartialRow.spoolCells`); rows of another part's tasks, of
     // no known task or without one are passed over.
     let firstCell = 1
-    while try reader.next(
-      where: { taskID -> Int? in
-        guard let taskID, let table = tables.table(taskID), csvPart[table] == part else {
-          return nil
-        }
-        return table
-      },
-      { table, row in
-        guard row.count >= firstCell + WidePartialRow.runCellCount else { return }
-        plans[table].sources(cellCount: row.count - firstCell, into: &sources) { index in
-          row.integer(at: firstCell + index)
-        }
-        builder.appendRow(sources, from: row, firstCell: firstCell)
-        try builder.flush(into: csvWriters[table])
-      })
-    {}
+    try plans.withUnsafeBufferPointer { plans in
+      while try reader.next(
+        where: { taskID -> Int? in
+          guard let taskID, let table = tables.table(taskID), csvPart[table] == part else {
+            return nil
+          }
+          return table
+        },
+        { table, row in
+          guard row.count >= firstCell + WidePartialRow.runCellCount else { return }
+          plans[table].sources(cellCount: row.count - firstCell, into: &sourcesByTable[table]) {
+            index in row.integer(at: firstCell + index)
+          }
+          builder.appendRow(sourcesByTable[table], from: row, firstCell: firstCell)
+          try builder.flush(into: csvWriters[table])
+        })
+      {}
+    }
     // Finished later, on the caller's thread: they go to disk meanwhile.
     for (index, writer) in csvWriters.enumerated() where csvPart[index] == part {
       try writer.beginFlush()

@@ -17,13 +17,25 @@ public struct WideRowPlan: Sendable {
   public let columnCount: Int
   /// Final column of each question's value, by question ordinal.
   let valueColumn: [Int]
-  /// Final columns of each question's options, by question ordinal then option ordinal.
-  let optionColumns: [[Int]]
+  /// Every question's option columns (by option ordinal) one after the other: question `q`'s are
+  /// `optionStore[optionStart[q]..<optionStart[q + 1]]` (one array, no array per question to
+  /// retain for each pair of each row).
+  private let optionStore: [Int]
+  private let optionStart: [Int]
 
   init(_ layout: WideLayout) {
     columnCount = layout.schema.columns.count
     valueColumn = layout.valueColumn
-    optionColumns = layout.optionColumns
+    var store: [Int] = []
+    var start = [0]
+    for columns in layout.optionColumns {
+      store += columns
+      start.append(store.count)
+    }
+    // Questions without an options entry have none.
+    while start.count < valueColumn.count + 1 { start.append(store.count) }
+    optionStore = store
+    optionStart = start
   }
 
   /// Fills `sources` (resized to `columnCount`) for a partial row of `cellCount` cells whose
@@ -33,34 +45,41 @@ public struct WideRowPlan: Sendable {
   public func sources(
     cellCount: Int, into sources: inout [CellSource], key: (Int) -> Int64?
   ) {
-    if sources.count == columnCount {
-      for column in sources.indices { sources[column] = .empty }
-    } else {
-      // Tables differ in width: keep the memory when the caller reuses one array for all.
-      sources.removeAll(keepingCapacity: true)
-      sources.append(contentsOf: repeatElement(.empty, count: columnCount))
+    if sources.count != columnCount {
+      sources = [CellSource](repeating: .empty, count: columnCount)
     }
-    let runCells = min(WidePartialRow.runCellCount, cellCount, columnCount)
-    for index in 0..<runCells { sources[index] = .cell(index) }
-    var index = WidePartialRow.runCellCount
-    while index + 1 < cellCount {
-      defer { index += 2 }
-      guard let raw = key(index), raw >= 0 else { continue }
-      let question = Int(raw >> 32)
-      let option = Int(raw & 0xFFFF_FFFF)
-      guard question < valueColumn.count else { continue }
-      let options = optionColumns[question]
-      if option == 0 {
-        set(&sources, valueColumn[question], .cell(index + 1))
-        for column in options { set(&sources, column, .zero) }
-      } else if option - 1 < options.count {
-        set(&sources, options[option - 1], .cell(index + 1))
+    sources.withUnsafeMutableBufferPointer { sources in
+      sources.update(repeating: .empty)
+      let runCells = min(WidePartialRow.runCellCount, cellCount, columnCount)
+      for index in 0..<runCells { sources[index] = .cell(index) }
+      valueColumn.withUnsafeBufferPointer { valueColumn in
+        optionStore.withUnsafeBufferPointer { optionStore in
+          optionStart.withUnsafeBufferPointer { optionStart in
+            var index = WidePartialRow.runCellCount
+            while index + 1 < cellCount {
+              defer { index += 2 }
+              guard let raw = key(index), raw >= 0 else { continue }
+              let question = Int(raw >> 32)
+              let option = Int(raw & 0xFFFF_FFFF)
+              guard question < valueColumn.count else { continue }
+              let options = optionStart[question]..<optionStart[question + 1]
+              if option == 0 {
+                set(sources, valueColumn[question], .cell(index + 1))
+                for position in options { set(sources, optionStore[position], .zero) }
+              } else if option - 1 < options.count {
+                set(sources, optionStore[options.lowerBound + option - 1], .cell(index + 1))
+              }
+            }
+          }
+        }
       }
     }
   }
 
   @inline(__always)
-  private func set(_ sources: inout [CellSource], _ column: Int, _ source: CellSource) {
+  private func set(
+    _ sources: UnsafeMutableBufferPointer<CellSource>, _ column: Int, _ source: CellSource
+  ) {
     if column >= 0 && column < sources.count { sources[column] = source }
   }
 }

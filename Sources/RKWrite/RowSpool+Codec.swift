@@ -210,13 +210,25 @@ enum RowCodec {
 
     var isAtEnd: Bool { position == bytes.count }
 
+    @inline(__always)
     mutating func byte() -> UInt8? {
       guard position < bytes.count else { return nil }
       defer { position += 1 }
       return bytes[position]
     }
 
+    // Inlined, with one-byte values (text lengths, small integers) read at once: the wide
+    // tables' writer reads every cell of every row through here.
+    @inline(__always)
     mutating func varint() -> UInt64? {
+      if position < bytes.count && bytes[position] < 0x80 {
+        defer { position += 1 }
+        return UInt64(bytes[position])
+      }
+      return longVarint()
+    }
+
+    private mutating func longVarint() -> UInt64? {
       var value: UInt64 = 0
       var shift: UInt64 = 0
       while shift < 64, let byte = byte() {
@@ -232,6 +244,7 @@ enum RowCodec {
     }
 
     /// A string's UTF-8 bytes, in place.
+    @inline(__always)
     mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
       guard let length = varint(), length <= UInt64(bytes.count - position) else { return nil }
       let end = position + Int(length)

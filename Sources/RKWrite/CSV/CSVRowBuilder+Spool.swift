@@ -6,13 +6,16 @@ extension CSVRowBuilder {
   /// `row` cell `firstCell + sources[i]`, a blank or `0`; then ends the row. Fields are
   /// formatted exactly as the decoded cells would be; a source beyond the row is a blank.
   public mutating func appendRow(_ sources: [CellSource], from row: SpooledRow, firstCell: Int) {
-    for source in sources {
-      if let index = source.cellIndex {
-        appendCell(of: row, at: firstCell + index)
-      } else if source == .zero {
-        appendInteger(0)
-      } else {
-        appendEmpty()
+    sources.withUnsafeBufferPointer { sources in
+      for source in sources {
+        if let index = source.cellIndex {
+          appendCell(of: row, at: firstCell + index)
+        } else if source == .zero {
+          separate()
+          buffer.append(UInt8(ascii: "0"))
+        } else {
+          separate()
+        }
       }
     }
     endRow()
