@@ -171,6 +171,7 @@ final class ExportOutputs {
       writtenFiles.append(table.schema.name + ".csv")
     }
     for work in wideCSV { try work.wait() }
+    try wide.joinSplitTable()
     for writer in pending {
       try writer.finish()
     }

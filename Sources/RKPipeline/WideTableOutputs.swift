@@ -13,9 +13,10 @@ import RKWrite
 ///
 /// `writeCSV(part:)` formats CSV rows straight from the spool's bytes (no `[Cell]` per row) and
 /// touches nothing but its tables' CSV writers and its own spool reader, so it may run on a
-/// thread of its own while the statistics are written; with `csvParts` 2 the tables are shared
-/// out between two such threads by their row counts, each passing over the other's rows
-/// undecoded. `writeSheets()` decodes rows on the caller's thread and hands them to the
+/// thread of its own while the statistics are written; with `csvParts` 2 the rows are shared
+/// out between two such threads (`WideShare`: whole tables, and one table split by rows), each
+/// passing over the other's rows undecoded; `joinSplitTable()` then puts the split table's
+/// rows together. `writeSheets()` decodes rows on the caller's thread and hands them to the
 /// workbook thread. Each reads the whole spool once, rows in input order.
 final class WideTableOutputs: @unchecked Sendable {
   /// The tables' schemas, in task order.
@@ -26,8 +27,10 @@ final class WideTableOutputs: @unchecked Sendable {
   private let sheets: [XLSXTableSheet?]
   /// Table index by task id (as text, or as the bytes of a spooled row's first cell).
   private let tables: TableLookup
-  /// The `writeCSV(part:)` call that writes each table (by table index).
-  private let csvPart: [Int]
+  /// Which `writeCSV(part:)` call writes which rows.
+  let share: WideShare
+  /// The split table's rows written by part 1, until part 0 has written the ones before them.
+  private let continuation: WideContinuation?
   private let pivot: WidePivot
   private let options: ExportOptions
   /// One per CSV part, made here, on the caller's thread: `makeReader()` flushes the spool.
@@ -39,7 +42,7 @@ final class WideTableOutputs: @unchecked Sendable {
   private let workbookThread: XLSXWriterThread?
 
   /// Opens every table's CSV (and sheet, in task order) with its final columns, and shares the
-  /// CSVs out into `csvParts` parts. Call after the last run was added.
+  /// CSVs' rows out into `csvParts` parts (1 or 2). Call after the last run was added.
   init(
     pivot: WidePivot, spool: RowSpool, folder: String, options: ExportOptions,
     workbook: XLSXWorkbook?, workbookThread: XLSXWriterThread?, csvParts: Int = 1
@@ -50,6 +53,7 @@ final class WideTableOutputs: @unchecked Sendable {
     var sheets: [XLSXTableSheet?] = []
     var tableIndex: [String: Int] = [:]
     var rowCounts: [Int] = []
+    var columnCounts: [Int] = []
     // Writers opened so far are abandoned if a later one fails, as the caller cannot see them.
     var opened = false
     defer { if !opened { for writer in csvWriters { writer.abandon() } } }
@@ -59,6 +63,7 @@ final class WideTableOutputs: @unchecked Sendable {
       if let name = pivot.tableName(taskID: taskID) { schema.name = name }
       tableIndex[taskID] = schemas.count
       rowCounts.append(pivot.runCount(taskID: taskID))
+      columnCounts.append(plan.columnCount)
       schemas.append(schema)
       plans.append(plan)
       csvWriters.append(
@@ -80,11 +85,11 @@ final class WideTableOutputs: @unchecked Sendable {
     self.plans = plans
     self.sheets = sheets
     tables = TableLookup(tableIndex)
-    let partCount = max(1, min(csvParts, schemas.count))
-    csvPart = Self.shareOut(rowCounts, parts: partCount)
+    share = WideShare(rows: rowCounts, columns: columnCounts, parts: csvParts)
+    continuation = share.split == nil ? nil : try WideContinuation(directory: folder)
     self.pivot = pivot
     self.options = options
-    csvReaders = try (0..<partCount).map { _ in try spool.makeReader() }
+    csvReaders = try (0..<share.partCount).map { _ in try spool.makeReader() }
     self.workbookThread = workbookThread
     sheetReader = workbookThread == nil ? nil : try spool.makeReader()
     opened = true
@@ -100,15 +105,19 @@ final class WideTableOutputs: @unchecked Sendable {
     // alternate in the spool, and refilling one array to another width cost more than the row.
     var sourcesByTable = plans.map { [CellSource](repeating: .empty, count: $0.columnCount) }
     // The task id comes first (`WidePartialRow.spoolCells`); rows of another part's tasks, of
-    // no known task or without one are passed over.
+    // no known task or without one are passed over, and of the split table, the other part's.
     let firstCell = 1
+    let split = share.split
+    var splitRowsSeen = 0
     try plans.withUnsafeBufferPointer { plans in
       while try reader.next(
         where: { taskID -> Int? in
-          guard let taskID, let table = tables.table(taskID), csvPart[table] == part else {
-            return nil
+          guard let taskID, let table = tables.table(taskID) else { return nil }
+          if let split, table == split.table {
+            defer { splitRowsSeen += 1 }
+            return (splitRowsSeen < split.firstRowOfPart1) == (part == 0) ? table : nil
           }
-          return table
+          return share.part[table] == part ? table : nil
         },
         { table, row in
           guard row.count >= firstCell + WidePartialRow.runCellCount else { return }
@@ -116,29 +125,25 @@ final class WideTableOutputs: @unchecked Sendable {
             index in row.integer(at: firstCell + index)
           }
           builder.appendRow(sourcesByTable[table], from: row, firstCell: firstCell)
-          try builder.flush(into: csvWriters[table])
+          if part == 1, table == split?.table, let continuation {
+            try builder.flush { try continuation.append($0, rowCount: $1) }
+          } else {
+            try builder.flush(into: csvWriters[table])
+          }
         })
       {}
     }
     // Finished later, on the caller's thread: they go to disk meanwhile.
-    for (index, writer) in csvWriters.enumerated() where csvPart[index] == part {
+    for (index, writer) in csvWriters.enumerated() where share.part[index] == part {
       try writer.beginFlush()
     }
   }
 
-  /// The part of each table (by index) when tables of `rows` rows each are shared out into
-  /// `parts`: the longest first, each to the part with the fewest rows so far.
-  static func shareOut(_ rows: [Int], parts: Int) -> [Int] {
-    var part = [Int](repeating: 0, count: rows.count)
-    guard parts > 1 else { return part }
-    var load = [Int](repeating: 0, count: parts)
-    let longestFirst = rows.indices.sorted { (rows[$1], $0) < (rows[$0], $1) }
-    for table in longestFirst {
-      let lightest = load.indices.min { (load[$0], $0) < (load[$1], $1) } ?? 0
-      part[table] = lightest
-      load[lightest] += rows[table]
-    }
-    return part
+  /// After every `writeCSV(part:)` call returned: the split table's later rows, which part 1
+  /// kept aside, follow part 0's.
+  func joinSplitTable() throws {
+    guard let split = share.split, let continuation else { return }
+    try continuation.append(to: csvWriters[split.table])
   }
 
   /// Queues every sheet row, in spool order, for the workbook thread (nothing without one).
@@ -154,6 +159,63 @@ final class WideTableOutputs: @unchecked Sendable {
       if sheetRows.isFull { try sheetRows.submit(to: workbookThread) }
     }
     try sheetRows.submit(to: workbookThread)
+  }
+}
+
+/// Which of two threads writes which wide CSV rows: each table whole to one part, but the one
+/// table where half of the estimated work falls is split by rows, its first rows written by
+/// part 0 and the rest by part 1 (`WideContinuation`). Whole tables alone could not balance
+/// five tables of about equal size better than three to two, nor share out a single table.
+struct WideShare: Equatable {
+  struct Split: Equatable {
+    var table: Int
+    /// Rows of the table (in spool order) before this one are part 0's.
+    var firstRowOfPart1: Int
+  }
+
+  /// The part of each table; the split table's is 0 (its first rows).
+  var part: [Int]
+  var split: Split?
+  /// How many parts have rows: 1 or 2.
+  var partCount: Int
+
+  /// A row costs about as much to write as this many of its columns, besides them (reading
+  /// it from the spool, looking up its columns, handing it to its file).
+  static let rowOverhead = 8
+
+  /// Shares out tables of `rows` rows and `columns` columns each (in table order) between
+  /// `parts` threads: all to part 0 when `parts` is 1, else the tables in order until half
+  /// of the cost (`rows × (columns + rowOverhead)`) to part 0 and the rest to part 1, the
+  /// table in the middle split by rows.
+  init(rows: [Int], columns: [Int], parts: Int) {
+    part = [Int](repeating: 0, count: rows.count)
+    split = nil
+    partCount = 1
+    let rowCost = rows.indices.map {
+      columns.indices.contains($0) ? columns[$0] + Self.rowOverhead : 1
+    }
+    let costs = rows.indices.map { rows[$0] * rowCost[$0] }
+    let total = costs.reduce(0, +)
+    guard parts > 1, total > 0 else { return }
+    let half = (total + 1) / 2
+    var before = 0
+    for table in rows.indices {
+      defer { before += costs[table] }
+      if before + costs[table] <= half { continue }
+      if before >= half {
+        part[table] = 1
+        continue
+      }
+      // Half of the work falls inside this table: its rows up to there go to part 0.
+      let first = (half - before + rowCost[table] / 2) / rowCost[table]
+      if first >= rows[table] { continue }
+      if first <= 0 {
+        part[table] = 1
+      } else {
+        split = Split(table: table, firstRowOfPart1: first)
+      }
+    }
+    partCount = split != nil || part.contains(1) ? 2 : 1
   }
 }
 

@@ -69,6 +69,35 @@ final class WideRunFieldsTests: XCTestCase {
     }
   }
 
+  /// One task of 3,000 runs: with two jobs its wide table is split between the two writing
+  /// threads (`WideShare`), the second half kept aside (over 64 KiB, so through the scratch
+  /// file) and joined after the first. The file is the same bytes as with one job, every run
+  /// once, in input order.
+  func testWideTable_SplitBetweenTwoThreads_SameBytesAsOneThread() throws {
+    let dir = try Workdir()
+    let runCount = 3_000
+    for index in 0..<runCount {
+      let uuid = String(format: "0C2E5A71-9B3D-4F6A-8E21-%012X", index)
+      try dir.write(
+        "in/P\(index % 7)/run-\(String(format: "%05d", index)).json",
+        bytes: Array(Self.run(uuid: uuid, end: index % 5 != 0).utf8))
+    }
+    let one = try dir.run(["in", "--out", "one", "--jobs", "1"])
+    XCTAssertEqual(one.status, 0, one.stderr)
+    let two = try dir.run(["in", "--out", "two", "--jobs", "2"])
+    XCTAssertEqual(two.status, 0, two.stderr)
+    let oneWide = try Data(contentsOf: dir.root.appendingPathComponent("one/wide/check_in.csv"))
+    let twoWide = try Data(contentsOf: dir.root.appendingPathComponent("two/wide/check_in.csv"))
+    XCTAssertGreaterThan(twoWide.count, 2 * 64 * 1024)
+    XCTAssertTrue(oneWide == twoWide, "the split table differs from one thread's")
+    let rows = try dir.readCSV("two/wide/check_in.csv")
+    XCTAssertEqual(rows.count, runCount + 1)
+    let uuids = rows.dropFirst().map { $0[1] }
+    XCTAssertEqual(Set(uuids).count, runCount, "every run once")
+    let runs = try dir.readCSV("two/task_runs.csv").dropFirst().map { $0[2] }
+    XCTAssertEqual(uuids, Array(runs), "in the order of task_runs.csv")
+  }
+
   private static let uuid = "0C2E5A71-9B3D-4F6A-8E21-7D4C3B2A1F09"
 
   /// A ResearchKit JSON task result with one scale answer.

@@ -132,8 +132,16 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
   /// Hands the rows formatted so far to `writer` (made with the same zone and `excelSafe`
   /// setting) and starts over empty, keeping the memory: one builder can feed many writers.
   public mutating func flush(into writer: CSVWriter) throws {
+    try flush { bytes, rows in try writer.writeRendered(bytes, rowCount: rows) }
+  }
+
+  /// Hands the rows formatted so far and their count to `body` (for a sink that is not a
+  /// `CSVWriter`), then forgets them, as `flush(into:)` does.
+  public mutating func flush(
+    _ body: (UnsafeBufferPointer<UInt8>, _ rowCount: Int) throws -> Void
+  ) throws {
     let rows = rowCount
-    try buffer.withUnsafeBytes { try writer.writeRendered($0, rowCount: rows) }
+    try buffer.withUnsafeBytes { try body($0, rows) }
     buffer.removeAll()
     runKey = nil
     runSource = nil
