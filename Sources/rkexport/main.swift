@@ -13,8 +13,36 @@ func exitStatus(for error: Error) -> Int32 {
 // Peak memory that does not grow with the number of archives (see CMallocPolicy).
 _ = rk_malloc_return_large_blocks()
 
+/// The command the arguments ask for. Nearly every run is an export, the default subcommand:
+/// parsed as the export command itself, ArgumentParser does not reflect the root command and
+/// then the export command's arguments a second time to see whether they pass the rest through
+/// (~8 M instructions at every start, before any input is read). Anything else, and any
+/// arguments the export command does not accept as they are (help, version, a mistake), go
+/// through the root command, so its messages, help and exit statuses are unchanged.
+func parsedCommand() throws -> ParsableCommand {
+  let arguments = Array(CommandLine.arguments.dropFirst())
+  // The root's own words: its subcommands, and what ArgumentParser adds (`help`, help and
+  // version flags, shell completion and help dumps), answered for the root command.
+  let rootWords =
+    RKExportCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+    + ["help"]
+  let isRootFlag = { (argument: String) in
+    ["-h", "--help", "-help", "--version"].contains(argument)
+      || argument.hasPrefix("--generate-completion-script")
+      || argument.hasPrefix("--experimental-dump-help")
+  }
+  if let first = arguments.first, !rootWords.contains(first),
+    !arguments.contains(where: isRootFlag),
+    // An export, not the help command ArgumentParser makes of `--help`.
+    let export = (try? ExportCommand.parseAsRoot(arguments)) as? ExportCommand
+  {
+    return export
+  }
+  return try RKExportCommand.parseAsRoot(arguments)
+}
+
 do {
-  var command = try RKExportCommand.parseAsRoot()
+  var command = try parsedCommand()
   try command.run()
 } catch let failure as RunFailure {
   FileHandle.standardError.write(Data("rkexport: \(failure.message)\n".utf8))

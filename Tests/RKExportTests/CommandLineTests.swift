@@ -12,6 +12,27 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  /// Exports are parsed as the export command itself (main.swift); the root's own words still
+  /// reach the root: `help`, its subcommands' help, shell completion, `--version`.
+  func testRootWords_AnsweredByTheRootCommand() throws {
+    let dir = try Workdir()
+    let rootHelp = try dir.run(["help"])
+    XCTAssertEqual(rootHelp.status, 0, rootHelp.stderr)
+    XCTAssertTrue(rootHelp.stdout.contains("SUBCOMMANDS"), rootHelp.stdout)
+    let statsHelp = try dir.run(["help", "stats"])
+    XCTAssertEqual(statsHelp.status, 0, statsHelp.stderr)
+    XCTAssertTrue(statsHelp.stdout.contains("rkexport stats"), statsHelp.stdout)
+    let completion = try dir.run(["--generate-completion-script", "bash"])
+    XCTAssertEqual(completion.status, 0, completion.stderr)
+    XCTAssertTrue(completion.stdout.contains("_rkexport"), "a script for rkexport, not export")
+    let version = try dir.run(["samples", "--version"])
+    XCTAssertEqual(version.status, 0, version.stderr)
+    XCTAssertFalse(version.stdout.isEmpty)
+    let exportHelp = try dir.run(["samples", "--help"])
+    XCTAssertEqual(exportHelp.status, 0, exportHelp.stderr)
+    XCTAssertTrue(exportHelp.stdout.contains("--xlsx"), exportHelp.stdout)
+  }
+
   func testUsage_UnknownFlag_ExitsTwo() throws {
     let dir = try Workdir()
     let result = try dir.run(["samples", "--no-such-flag"])
