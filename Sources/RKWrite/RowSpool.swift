@@ -329,21 +329,35 @@ public struct SpoolRowWriter {
   /// fields need not be formatted again, for a table of the same zone and `excelSafe`. A column
   /// the row does not have gives an empty field. Rows made so do not decode into `Cell`s.
   public mutating func appendCSVFields(of row: UnsafeBufferPointer<UInt8>, columns: [Int]) {
-    var column = 0
-    var start = 0
-    for wanted in columns {
-      while column < wanted && start <= row.count {
-        start = CSVFieldScanner.end(ofFieldAt: start, in: row) + 1
-        column += 1
+    withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: columns.count) { fields in
+      // Each field's end is found once: `end` is the current field's, `column` its number.
+      var column = 0
+      var start = 0
+      var end = CSVFieldScanner.end(ofFieldAt: 0, in: row)
+      var length = 0
+      for (index, wanted) in columns.enumerated() {
+        while column < wanted && end < row.count {
+          start = end + 1
+          column += 1
+          end = CSVFieldScanner.end(ofFieldAt: start, in: row)
+        }
+        let field = column == wanted ? start..<end : 0..<0
+        fields.initializeElement(at: index, to: field)
+        length += field.count
       }
-      let end = start <= row.count ? CSVFieldScanner.end(ofFieldAt: start, in: row) : start
-      let field = UnsafeBufferPointer(rebasing: row[min(start, row.count)..<min(end, row.count)])
-      write(maximumSize: 1 + RowCodec.maximumVarintSize + field.count) { target in
-        target.pointee = RowCodec.Tag.csvField.rawValue
-        return 1 + RowCodec.write(utf8: field, at: target + 1)
+      write(maximumSize: columns.count * (1 + RowCodec.maximumVarintSize) + length) { target in
+        var written = 0
+        for field in fields {
+          target[written] = RowCodec.Tag.csvField.rawValue
+          written += 1
+          written += RowCodec.write(
+            utf8: UnsafeBufferPointer(rebasing: row[field]), at: target + written)
+        }
+        return written
       }
-      cellsWritten += 1
+      fields.deinitialize()
     }
+    cellsWritten += columns.count
   }
 
   /// Runs `body` at the first unwritten byte, with `maximumSize` zeroed bytes of room made
