@@ -300,11 +300,11 @@ extension CheckedRun {
         guard sourceBytes.count > prefix + 1, sourceBytes[prefix] == UInt8(ascii: "#") else {
           return nil
         }
-        // One pass: `file` is ASCII without CR, and `source` starts with it.
-        for index in 0..<prefix {
-          let byte = fileBytes[index]
-          guard byte < 0x80, byte != 0x0D, sourceBytes[index] == byte else { return nil }
-        }
+        // `file` is ASCII without CR, and `source` starts with it (a word at a time and
+        // memcmp: a byte loop cost ~11 instructions a byte, ~300 a run).
+        guard let sourceBase = sourceBytes.baseAddress, let fileBase = fileBytes.baseAddress,
+          isASCIIWithoutCarriageReturn(fileBytes), memcmp(sourceBase, fileBase, prefix) == 0
+        else { return nil }
         var value: Int64 = 0
         for byte in sourceBytes[(prefix + 1)...] {
           guard byte >= 0x30 && byte <= 0x39 else { return nil }
@@ -316,6 +316,31 @@ extension CheckedRun {
       }
     }
     return fromBytes ?? Int32(source.dropFirst(file.count + 1)) ?? 0
+  }
+
+  /// True when every byte is ASCII and none is a CR (so each byte is one Character).
+  static func isASCIIWithoutCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(bytes)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    func clean(_ word: UInt64) -> Bool {
+      // No high bit, and no zero byte in `word ^ 0x0D…` (the test `hasSpecialByte` uses).
+      let carriageReturns = word ^ (0x0D &* ones)
+      return word & (0x80 &* ones) == 0
+        && (carriageReturns &- ones) & ~carriageReturns & (0x80 &* ones) == 0
+    }
+    var offset = 0
+    while offset + 8 <= raw.count {
+      guard clean(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else {
+        return false
+      }
+      offset += 8
+    }
+    while offset < raw.count {
+      let byte = raw[offset]
+      guard byte < 0x80, byte != 0x0D else { return false }
+      offset += 1
+    }
+    return true
   }
 
   /// True when the start or end date is recorded and passes `test`.
