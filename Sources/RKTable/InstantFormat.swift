@@ -16,14 +16,7 @@ public enum ISO8601 {
     let milliseconds = Int64((secondsSince1970 * 1000).rounded())
     var bytes = [UInt8]()
     bytes.reserveCapacity(20)
-    let parts = CivilTime(millisecondsSince1970: milliseconds)
-    parts.appendDate(to: &bytes)
-    bytes.append(UInt8(ascii: "T"))
-    append2(parts.hour, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    append2(parts.minute, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    append2(parts.second, to: &bytes)
+    CivilTime(millisecondsSince1970: milliseconds).appendDateAndTime(to: &bytes)
     bytes.append(UInt8(ascii: "Z"))
     return String(decoding: bytes, as: UTF8.self)
   }
@@ -46,13 +39,7 @@ public enum ISO8601 {
     let (local, overflow) = ms.addingReportingOverflow(Int64(offsetSeconds) * 1000)
     guard !overflow else { return }
     let parts = CivilTime(millisecondsSince1970: local)
-    parts.appendDate(to: &bytes)
-    bytes.append(UInt8(ascii: "T"))
-    append2(parts.hour, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    append2(parts.minute, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    append2(parts.second, to: &bytes)
+    parts.appendDateAndTime(to: &bytes)
     bytes.append(UInt8(ascii: "."))
     let millis = parts.millisecond
     bytes.append(UInt8(48 + millis / 100))
@@ -153,6 +140,17 @@ public struct CivilTime: Sendable, Equatable {
     let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
     return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SS`.
+  func appendDateAndTime(to bytes: inout [UInt8]) {
+    appendDate(to: &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    append2(hour, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    append2(minute, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    append2(second, to: &bytes)
   }
 
   func appendDate(to bytes: inout [UInt8]) {
