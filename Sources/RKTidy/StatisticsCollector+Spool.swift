@@ -147,26 +147,35 @@ final class ValueSpool: @unchecked Sendable {
           from: buffers + Int(state.slot) * Self.blockCapacity, count: buffered)
       }
     }
+    // Every block in the file is full (`flush` writes one when a buffer fills): its header and
+    // values are read with one `preadv`, the values straight into place (two `pread`s and an
+    // array a block before: ~1,400 blocks at the end of a 10k export).
     var offset = state.lastBlock
+    var header: (previous: Int64, count: Int64) = (0, 0)
     while offset != Self.noBlock {
-      guard let header = readHeader(at: offset), header.count <= end else {
+      guard end >= Self.blockCapacity, descriptor >= 0 else {
         failure = "cannot read back the statistics spool file"
         return Array(values[end...])
       }
-      let start = end - header.count
-      let length = header.count * MemoryLayout<Double>.stride
+      let start = end - Self.blockCapacity
+      let length = Self.blockCapacity * MemoryLayout<Double>.stride
       let got = values.withUnsafeMutableBytes { buffer -> Int in
         guard let base = buffer.baseAddress else { return -1 }
-        return pread(
-          descriptor, base + start * MemoryLayout<Double>.stride, length,
-          off_t(offset) + off_t(Self.headerSize))
+        return withUnsafeMutableBytes(of: &header) { headerBytes in
+          Self.withParts(
+            (headerBytes.baseAddress, Self.headerSize),
+            (base + start * MemoryLayout<Double>.stride, length)
+          ) { preadv(descriptor, $0, 2, off_t(offset)) }
+        }
       }
-      guard got == length else {
+      guard got == Self.headerSize + length,
+        Int64(littleEndian: header.count) == Int64(Self.blockCapacity)
+      else {
         failure = "cannot read back the statistics spool file"
         return Array(values[end...])
       }
       end = start
-      offset = header.previous
+      offset = Int64(littleEndian: header.previous)
     }
     return values
   }
@@ -204,33 +213,32 @@ final class ValueSpool: @unchecked Sendable {
     state.pointee.fill = 0
   }
 
-  /// Writes one block (previous offset, count, values) at the end of the file.
+  /// Writes one block (previous offset, count, values) at the end of the file with one
+  /// `pwritev`: the header from the stack, the values from their buffer (a 4 KiB array made,
+  /// cleared and filled a block before).
   private func write(_ values: UnsafeBufferPointer<Double>, after previous: Int64) -> Bool {
-    var block = [UInt8](
-      repeating: 0, count: Self.headerSize + values.count * MemoryLayout<Double>.stride)
-    block.withUnsafeMutableBytes { bytes in
-      bytes.storeBytes(of: previous.littleEndian, toByteOffset: 0, as: Int64.self)
-      bytes.storeBytes(of: Int64(values.count).littleEndian, toByteOffset: 8, as: Int64.self)
-      if let target = bytes.baseAddress, let from = values.baseAddress {
-        (target + Self.headerSize).copyMemory(
-          from: from, byteCount: values.count * MemoryLayout<Double>.stride)
-      }
+    guard let from = values.baseAddress else { return false }
+    var header = (previous.littleEndian, Int64(values.count).littleEndian)
+    let length = values.count * MemoryLayout<Double>.stride
+    let written = withUnsafeMutableBytes(of: &header) { headerBytes -> Int in
+      Self.withParts(
+        (headerBytes.baseAddress, Self.headerSize),
+        (UnsafeMutableRawPointer(mutating: from), length)
+      ) { pwritev(descriptor, $0, 2, off_t(fileEnd)) }
     }
-    let written = block.withUnsafeBytes { bytes -> Int in
-      guard let base = bytes.baseAddress else { return -1 }
-      return pwrite(descriptor, base, bytes.count, off_t(fileEnd))
-    }
-    return written == block.count
+    return written == Self.headerSize + length
   }
 
-  private func readHeader(at offset: Int64) -> (previous: Int64, count: Int)? {
-    guard descriptor >= 0 else { return nil }
-    var header = [Int64](repeating: 0, count: 2)
-    let got = header.withUnsafeMutableBytes { bytes -> Int in
-      guard let base = bytes.baseAddress else { return -1 }
-      return pread(descriptor, base, Self.headerSize, off_t(offset))
+  /// Two `iovec`s on the stack, for `preadv` and `pwritev`.
+  private static func withParts(
+    _ first: (UnsafeMutableRawPointer?, Int), _ second: (UnsafeMutableRawPointer?, Int),
+    _ body: (UnsafePointer<iovec>) -> Int
+  ) -> Int {
+    withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { parts in
+      parts.initializeElement(at: 0, to: iovec(iov_base: first.0, iov_len: first.1))
+      parts.initializeElement(at: 1, to: iovec(iov_base: second.0, iov_len: second.1))
+      guard let start = parts.baseAddress else { return -1 }
+      return body(start)
     }
-    guard got == Self.headerSize, header[1] >= 0 else { return nil }
-    return (Int64(littleEndian: header[0]), Int(Int64(littleEndian: header[1])))
   }
 }
