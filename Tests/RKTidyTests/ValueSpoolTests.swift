@@ -35,6 +35,46 @@ final class ValueSpoolTests: XCTestCase {
     XCTAssertEqual(spool.values(of: variable).count, ValueSpool.blockCapacity * 2)
   }
 
+  /// A spool file cut short (or holding a block that is not full) cannot give its values back:
+  /// `failure` says so, and what could be read is returned without a crash.
+  func testSpool_FileCutShort_FailureNotACrash() throws {
+    let directory = try makeDirectory()
+    let spool = ValueSpool(directory: directory)
+    let variable = spool.makeVariable()
+    let count = ValueSpool.blockCapacity * 3 + 5
+    for index in 0..<count { spool.append(Double(index), to: variable) }
+    let entries = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+    let descriptors = entries.compactMap(Int32.init).filter { fd in
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+      return target?.hasPrefix(directory + "/") == true
+    }
+    XCTAssertEqual(descriptors.count, 1, "the spool's file")
+    guard let descriptor = descriptors.first else { return }
+    // Keep the first block and half of the second: the third, read first, is gone, so only the
+    // values still in memory come back.
+    let blockBytes = 16 + ValueSpool.blockCapacity * MemoryLayout<Double>.stride
+    XCTAssertEqual(ftruncate(descriptor, off_t(blockBytes + blockBytes / 2)), 0)
+    let values = spool.values(of: variable)
+    XCTAssertNotNil(spool.failure)
+    XCTAssertEqual(values, Array((ValueSpool.blockCapacity * 3..<count).map(Double.init)))
+
+    // A block whose header gives another count than a full block's.
+    let other = ValueSpool(directory: directory)
+    let second = other.makeVariable()
+    for index in 0..<count { other.append(Double(index), to: second) }
+    let otherDescriptor = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+      .compactMap(Int32.init).first { fd in
+        fd != descriptor
+          && (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"))?
+            .hasPrefix(directory + "/") == true
+      }
+    guard let otherDescriptor else { return XCTFail("the second spool's file") }
+    var shortCount = Int64(100).littleEndian
+    XCTAssertEqual(pwrite(otherDescriptor, &shortCount, 8, off_t(2 * blockBytes + 8)), 8)
+    _ = other.values(of: second)
+    XCTAssertNotNil(other.failure)
+  }
+
   func testSpool_MissingFolder_KeepsValuesInMemory() {
     let spool = ValueSpool(directory: "/nonexistent-rkexport-folder")
     let variable = spool.makeVariable()
