@@ -1,22 +1,12 @@
-// Scratch files nobody else sees (made in the staging folder and unlinked at once), and writing
-// to a descriptor whole.
+// Scratch files nobody else sees (made in the staging folder without a name), and writing to a
+// descriptor whole.
 import Foundation
+import RKTable
 
-/// Opens a new file in `directory` (named `prefix` and six random characters) and unlinks it:
-/// it lives as long as the descriptor, and leaves nothing behind once this returns (a kill in
-/// the instant before the unlink leaves it in the staging folder, which the next run removes).
-/// Returns -1 when the file cannot be made.
+/// A new file in `directory` without a name (`ScratchFile.openUnnamed`; `prefix` names it only
+/// where the file system cannot make it unnamed); -1 when it cannot be made.
 func openUnlinkedFile(in directory: String, prefix: String) -> Int32 {
-  var path = Array((directory + "/" + prefix + "XXXXXX").utf8CString)
-  let descriptor = path.withUnsafeMutableBufferPointer { buffer in
-    buffer.baseAddress.map { mkstemp($0) } ?? -1
-  }
-  if descriptor >= 0 {
-    path.withUnsafeBufferPointer { buffer in
-      if let base = buffer.baseAddress { _ = unlink(base) }
-    }
-  }
-  return descriptor
+  ScratchFile.openUnnamed(in: directory, prefix: prefix)
 }
 
 /// Writes all of `bytes` to `fd`, again after an interrupted call; false on an error (`errno`

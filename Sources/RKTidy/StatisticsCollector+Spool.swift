@@ -62,17 +62,10 @@ final class ValueSpool: @unchecked Sendable {
       canSpill = false
       return
     }
-    var path = Array((directory + "/.statistics-XXXXXX").utf8CString)
-    let descriptor = path.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let base = buffer.baseAddress else { return -1 }
-      return mkstemp(base)
-    }
+    let descriptor = ScratchFile.openUnnamed(in: directory, prefix: ".statistics-")
     guard descriptor >= 0 else {
       canSpill = false
       return
-    }
-    path.withUnsafeBufferPointer { buffer in
-      if let base = buffer.baseAddress { _ = unlink(base) }
     }
     self.descriptor = descriptor
   }

@@ -11,8 +11,8 @@ import RKTable
 /// columns are known only after the last run). Appends are buffered (64 KiB) and reads stream
 /// through a 64 KiB buffer, so memory does not grow with the number of rows.
 ///
-/// The file is created in `directory` and unlinked at once: it has no name, and the system frees
-/// it when the spool is closed or the process ends, even after a crash.
+/// The file is created in `directory` without a name (`ScratchFile.openUnnamed`): the system
+/// frees it when the spool is closed or the process ends, even after a crash.
 ///
 /// ```swift
 /// let spool = try RowSpool(directory: outputFolder)
@@ -38,20 +38,12 @@ public final class RowSpool {
   /// Creates the anonymous spool file in `directory` (use the output folder: same disk as the
   /// outputs, and not a small tmpfs).
   public init(directory: String) throws {
-    let folder = directory.isEmpty || directory.hasSuffix("/") ? directory : directory + "/"
-    var candidate = ""
-    var fd: Int32 = -1
-    for _ in 0..<8 {
-      candidate = "\(folder).rkexport-spool.\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-      fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      if fd >= 0 || errno != EEXIST { break }
+    let folder = directory.isEmpty ? "." : directory
+    label = folder + "/.rkexport-spool."
+    descriptor = ScratchFile.openUnnamed(in: folder, prefix: ".rkexport-spool.")
+    guard descriptor >= 0 else {
+      throw WriteError.system(path: label, operation: .create, errorNumber: errno)
     }
-    guard fd >= 0 else {
-      throw WriteError.system(path: candidate, operation: .create, errorNumber: errno)
-    }
-    _ = unlink(candidate)
-    label = candidate
-    descriptor = fd
     buffer.reserveCapacity(RowSpool.capacity + 1024)
   }
 

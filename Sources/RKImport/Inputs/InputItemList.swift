@@ -1,6 +1,7 @@
 // The walked inputs of an export, kept compact: a file found in a folder costs its path's bytes
 // and one small record, and becomes an `InputItem` only when asked for.
 import Foundation
+import RKTable
 
 /// The items `InputWalker` found, in walk order (each root's items sorted by display path).
 ///
@@ -554,28 +555,11 @@ final class ItemsOnDisk: @unchecked Sendable {
     pending.entries.reserveCapacity(Self.chunkSize)
   }
 
-  /// A new file in `directory` that has no name, open for reading and writing: made unnamed
-  /// (Linux's `O_TMPFILE`) where the file system can, so that no signal or crash can leave it
-  /// behind; elsewhere a `mkstemp` name unlinked at once, where a process killed in between
-  /// leaves `.inputs-XXXXXX` (the next run in the folder removes it: `OutputCommit.recover`).
-  /// A SIGTERM handled in that instant left one in the folder (`CronRunTests` met it).
+  /// A new file in `directory` that has no name (`ScratchFile.openUnnamed`; a SIGTERM handled
+  /// between a `mkstemp` and its `unlink` once left `.inputs-XXXXXX`, which `CronRunTests` met).
   static func unnamedFile(in directory: String) -> Int32? {
-    #if os(Linux) && (arch(x86_64) || arch(arm64))
-      // `O_TMPFILE` is `__O_TMPFILE | O_DIRECTORY`, a macro Swift does not import;
-      // `__O_TMPFILE` is 0o20000000 on these architectures. A kernel or file system without
-      // it fails the call (EISDIR, EOPNOTSUPP): the named way follows.
-      let unnamed = open(directory, 0o20_000_000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o600)
-      if unnamed >= 0 { return unnamed }
-    #endif
-    var path = Array((directory + "/" + InputItemList.scratchFilePrefix + "XXXXXX").utf8CString)
-    let descriptor = path.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    guard descriptor >= 0 else { return nil }
-    path.withUnsafeBufferPointer { buffer in
-      if let base = buffer.baseAddress { _ = unlink(base) }
-    }
-    return descriptor
+    let descriptor = ScratchFile.openUnnamed(in: directory, prefix: InputItemList.scratchFilePrefix)
+    return descriptor >= 0 ? descriptor : nil
   }
 
   /// `entries` (whose paths are in `text`) written whole; nil when the file cannot be made or
