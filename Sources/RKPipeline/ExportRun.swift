@@ -224,6 +224,16 @@ extension ExportReport {
 }
 
 /// 10234 → "10,234": readable in a log, unambiguous in any locale.
+func grouped(_ value: Int) -> String {
+  let digits = String(value.magnitude)
+  var out = ""
+  for (i, c) in digits.enumerated() {
+    if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+    out.append(c)
+  }
+  return value < 0 ? "-" + out : out
+}
+
 /// `String(format: "%.1f", value)`: the exact value rounded to tenths, half to even, as glibc's
 /// printf does, worked out on the Double's bits for the summary's seconds (0 to 10^14), so the
 /// run's last line does not scan the binary's conformances for `String(format:)` (~0.9 M
@@ -248,14 +258,4 @@ func oneDecimal(_ value: Double) -> String {
     if rest > half || (rest == half && tenths & 1 == 1) { tenths += 1 }
   }
   return "\(tenths / 10).\(tenths % 10)"
-}
-
-func grouped(_ value: Int) -> String {
-  let digits = String(value.magnitude)
-  var out = ""
-  for (i, c) in digits.enumerated() {
-    if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-    out.append(c)
-  }
-  return value < 0 ? "-" + out : out
 }
