@@ -177,16 +177,11 @@ enum RowCodec {
   }
 
   /// The varint at `position` (moved past it); nil when it runs past the bytes or is too long.
+  /// `Cursor.varint` reads a one-byte varint (a text's length) at once.
   @inline(__always)
   private static func skipVarint(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int)
     -> UInt64?
   {
-    guard position < bytes.count else { return nil }
-    let first = bytes[position]
-    if first < 0x80 {
-      position &+= 1
-      return UInt64(first)
-    }
     var cursor = Cursor(bytes: bytes, position: position)
     let value = cursor.varint()
     position = cursor.position
