@@ -30,7 +30,8 @@ final class SummarySecondsTests: XCTestCase {
   func testOneDecimal_SameAsPrintf() {
     var random = SplitMix(seed: 291_127)
     let fixed: [Double] = [
-      0, 5e-324, 1e-300, 0.04, 0.05, 0.05.nextDown, 0.05.nextUp, 0.15, 0.25, 0.35, 0.45, 0.75,
+      0, .leastNonzeroMagnitude, 1e-300, 0.04, 0.05, 0.05.nextDown, 0.05.nextUp, 0.15, 0.25, 0.35,
+      0.45, 0.75,
       1.25, 2.25, 2.5, 3.05, 9.95, 99.95, 0.1, 1, 4.2, 123_456.75, 1e13 + 0.25, 99_999_999.95,
     ]
     var values = fixed
