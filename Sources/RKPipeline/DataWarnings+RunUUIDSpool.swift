@@ -1,6 +1,7 @@
 // The duplicate-run check's memory: every run UUID seen, in sorted segments on disk, compared in
 // one merge at the end, so an export keeps the same few hundred KB in memory at any size.
 import Foundation
+import RKTable
 
 /// Every run UUID (128 bits) seen, with the order it came in and where it came from.
 ///
@@ -73,7 +74,7 @@ final class RunUUIDSpool {
     self.bufferLimit = max(1, bufferLimit)
     self.mergeWidth = max(2, mergeWidth)
     guard let directory else { return }
-    descriptor = openUnlinkedFile(in: directory, prefix: ".run-uuids-")
+    descriptor = ScratchFile.openUnnamed(in: directory, prefix: ".run-uuids-")
     if descriptor >= 0 { buffer.reserveCapacity(self.bufferLimit) }
   }
 

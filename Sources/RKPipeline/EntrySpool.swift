@@ -1,5 +1,6 @@
 // This run's --state entries, waiting on disk until the state file is written.
 import Foundation
+import RKTable
 
 /// The state entries of the inputs a run reads, written as they come to an unlinked file in
 /// the staging folder, in the state file's own JSON; in memory stay only the keys and where
@@ -18,7 +19,7 @@ final class EntrySpool {
   init(directory: String?) {
     spoolPath = (directory ?? "") + "/.state-entries"
     guard let directory else { return }
-    descriptor = openUnlinkedFile(in: directory, prefix: ".state-entries-")
+    descriptor = ScratchFile.openUnnamed(in: directory, prefix: ".state-entries-")
     guard descriptor >= 0 else { return }
     let fd = descriptor
     let spoolPath = spoolPath

@@ -22,7 +22,7 @@ final class WideContinuation: @unchecked Sendable {
   static let capacity = 64 * 1024
 
   init(directory: String) throws {
-    descriptor = openUnlinkedFile(in: directory, prefix: ".wide-rows-")
+    descriptor = ScratchFile.openUnnamed(in: directory, prefix: ".wide-rows-")
     label = directory + "/.wide-rows-"
     guard descriptor >= 0 else {
       throw WriteError.system(path: label, operation: .create, errorNumber: errno)
@@ -30,7 +30,7 @@ final class WideContinuation: @unchecked Sendable {
     buffer.reserveCapacity(Self.capacity)
   }
 
-  deinit { ScratchFileCloser.close(descriptor) }
+  deinit { ScratchFile.closeInBackground(descriptor) }
 
   /// Appends `rowCount` rows, formatted.
   func append(_ bytes: UnsafeBufferPointer<UInt8>, rowCount rows: Int) throws {

@@ -1,13 +1,5 @@
-// Scratch files nobody else sees (made in the staging folder without a name), and writing to a
-// descriptor whole.
+// Writing to a descriptor whole (the spools make their files with `ScratchFile` in RKTable).
 import Foundation
-import RKTable
-
-/// A new file in `directory` without a name (`ScratchFile.openUnnamed`; `prefix` names it only
-/// where the file system cannot make it unnamed); -1 when it cannot be made.
-func openUnlinkedFile(in directory: String, prefix: String) -> Int32 {
-  ScratchFile.openUnnamed(in: directory, prefix: prefix)
-}
 
 /// Writes all of `bytes` to `fd`, again after an interrupted call; false on an error (`errno`
 /// says which).

@@ -1,6 +1,7 @@
 // The display paths of the items of zips found at import, numbered after the planned inputs,
 // for the warnings that name where a run UUID was first seen.
 import Foundation
+import RKTable
 
 /// Display paths by number, kept in two unlinked scratch files (the paths' bytes, and where
 /// each path ends), made when the first ones are written: most runs find no zip at import.
@@ -96,7 +97,7 @@ final class ZipItemPaths {
     _ values: [Value], to file: inout Int32, prefix: String, at offset: Int64
   ) -> Bool {
     guard !failed else { return false }
-    if file < 0 { file = openUnlinkedFile(in: directory, prefix: prefix) }
+    if file < 0 { file = ScratchFile.openUnnamed(in: directory, prefix: prefix) }
     let written =
       file < 0
       ? -1 : values.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, off_t(offset)) }

@@ -71,10 +71,10 @@ final class ValueSpool: @unchecked Sendable {
   }
 
   /// Drops the values once they are no longer needed: the file is closed on another thread
-  /// (`ScratchFileCloser`), where the system frees its pages. Reading them afterwards is a
+  /// (`ScratchFile.closeInBackground`), where the system frees its pages. Reading them afterwards is a
   /// `failure`.
   func discard() {
-    ScratchFileCloser.close(descriptor)
+    ScratchFile.closeInBackground(descriptor)
     descriptor = -1
     canSpill = false
     overflow = [:]

@@ -90,10 +90,10 @@ public final class RowSpool {
   }
 
   /// Releases the file. Readers must not be used afterwards. `inBackground`: closed on another
-  /// thread (`ScratchFileCloser`), where the system frees the file's pages.
+  /// thread (`ScratchFile.closeInBackground`), where the system frees the file's pages.
   public func close(inBackground: Bool = false) {
     if inBackground {
-      ScratchFileCloser.close(descriptor)
+      ScratchFile.closeInBackground(descriptor)
     } else if descriptor >= 0 {
       _ = systemClose(descriptor)
     }
