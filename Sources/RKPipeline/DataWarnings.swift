@@ -1,6 +1,7 @@
 // Suspicious but readable data: each run is checked and a warning names the file and the reason.
 import Foundation
 import RKModel
+import RKTable
 
 /// Checks each exported task run for dates that cannot be right and for run UUIDs seen before.
 ///
@@ -321,12 +322,8 @@ extension CheckedRun {
   /// True when every byte is ASCII and none is a CR (so each byte is one Character).
   static func isASCIIWithoutCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let raw = UnsafeRawBufferPointer(bytes)
-    let ones: UInt64 = 0x0101_0101_0101_0101
     func clean(_ word: UInt64) -> Bool {
-      // No high bit, and no zero byte in `word ^ 0x0D…` (the test `hasSpecialByte` uses).
-      let carriageReturns = word ^ (0x0D &* ones)
-      return word & (0x80 &* ones) == 0
-        && (carriageReturns &- ones) & ~carriageReturns & (0x80 &* ones) == 0
+      word & ByteWord.repeating(0x80) == 0 && ByteWord.bytesEqual(to: 0x0D, in: word) == 0
     }
     var offset = 0
     while offset + 8 <= raw.count {

@@ -55,23 +55,14 @@ enum CSVFieldEncoder {
       && hasSpecialByte(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
   }
 
-  /// True when one of the eight bytes of `word` is a comma, quote, LF or CR: `word ^ c·0x01…`
-  /// has a zero byte exactly where `word` holds `c`, and `(x - 0x01…) & ~x & 0x80…` is
-  /// non-zero exactly when `x` has a zero byte.
+  /// True when one of the eight bytes of `word` is a comma, quote, LF or CR.
   @inline(__always)
   private static func hasSpecialByte(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
     // All four are below `-` (0x2D), and most words (digits, letters, `-`, `:`, `.`) hold no
-    // byte below it: `(x - n·0x01…) & ~x & 0x80…` is non-zero exactly when a byte is below n.
-    guard (word &- 0x2D &* ones) & ~word & (ones &<< 7) != 0 else { return false }
-    let comma = word ^ (0x2C &* ones)
-    let quote = word ^ (0x22 &* ones)
-    let lineFeed = word ^ (0x0A &* ones)
-    let carriageReturn = word ^ (0x0D &* ones)
-    let zeros =
-      ((comma &- ones) & ~comma) | ((quote &- ones) & ~quote)
-      | ((lineFeed &- ones) & ~lineFeed) | ((carriageReturn &- ones) & ~carriageReturn)
-    return zeros & (ones &<< 7) != 0
+    // byte below it.
+    guard ByteWord.bytesBelow(0x2D, in: word) != 0 else { return false }
+    return ByteWord.bytesEqual(to: 0x2C, in: word) | ByteWord.bytesEqual(to: 0x22, in: word)
+      | ByteWord.bytesEqual(to: 0x0A, in: word) | ByteWord.bytesEqual(to: 0x0D, in: word) != 0
   }
 
   static func appendASCII(_ text: StaticString, to buffer: inout ByteWriter) {
