@@ -191,10 +191,9 @@ struct WideShare: Equatable {
     part = [Int](repeating: 0, count: rows.count)
     split = nil
     partCount = 1
-    let rowCost = rows.indices.map {
-      columns.indices.contains($0) ? columns[$0] + Self.rowOverhead : 1
-    }
-    let costs = rows.indices.map { rows[$0] * rowCost[$0] }
+    precondition(rows.count == columns.count, "a row count and a column count per table")
+    let rowCost = columns.map { $0 + Self.rowOverhead }
+    let costs = zip(rows, rowCost).map { $0 * $1 }
     let total = costs.reduce(0, +)
     guard parts > 1, total > 0 else { return }
     let half = (total + 1) / 2
