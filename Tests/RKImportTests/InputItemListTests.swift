@@ -146,6 +146,24 @@ final class InputItemListTests: XCTestCase {
     }
   }
 
+  func testDiskPath_TheRootASlashAndThePath() {
+    // Written out by hand: short (inline) and long strings, an empty root or path, text
+    // beyond ASCII.
+    let cases: [(root: String, below: String, path: String)] = [
+      ("/r", "x", "/r/x"), ("", "x.json", "/x.json"), ("/r", "", "/r/"),
+      (
+        "/tmp/rkexport-bench/corpus-10000", "participant-0001/task-0001.rkarchive",
+        "/tmp/rkexport-bench/corpus-10000/participant-0001/task-0001.rkarchive"
+      ),
+      ("/données", "é/ü 😀.json", "/données/é/ü 😀.json"),
+    ]
+    for (root, below, path) in cases {
+      let made = InputItemList.diskPath(.init(path: root, label: "", isDirectory: true), below)
+      XCTAssertEqual(made, path)
+      XCTAssertEqual(Array(made.utf8), Array(path.utf8), "the same bytes, not only equal")
+    }
+  }
+
   func testList_FromItems_GivesThemBack() {
     let items = [
       InputItem(displayPath: "p/q.json", folders: ["p"], location: .file(path: "/r/q"), size: 3)

@@ -97,7 +97,8 @@ final class InputWalkerAtImportTests: XCTestCase {
 
   func testNamesSortingBeforeTheirEntries_OnlyNamesBeginningASiblingBeforeAByteUpToBang() {
     func names(_ list: [String]) -> [String] {
-      InputWalker.namesSortingBeforeTheirEntries(list.map { ($0, 0) })
+      let listing = FolderListing(names: list.map { ($0, 0) })
+      return listing.namesSortingBeforeTheirEntries(Array(list.indices))
         .map { String(decoding: $0, as: UTF8.self) }.sorted()
     }
     // Written out by hand: `a.zip!/x` sorts after `a.zip 2` and `a.zip!` (`!/` > `! `), but

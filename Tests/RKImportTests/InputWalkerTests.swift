@@ -85,6 +85,15 @@ final class InputWalkerTests: XCTestCase {
     XCTAssertEqual(items.map(\.size), (1...files.count).map { Int64($0) })
     XCTAssertEqual(items.map(\.folders), whole.items.map(\.folders))
     XCTAssertEqual(items.map(\.location), whole.items.map(\.location))
+    // Listed unopened (as an export lists them), each batch's names kept as bytes: the same
+    // paths, folders and files, their sizes left for the reader.
+    batched.opensFilesAtImport = true
+    let unopened = batched.items()
+    XCTAssertEqual(unopened.problems, [])
+    XCTAssertEqual(unopened.items.map(\.displayPath), files)
+    XCTAssertEqual(unopened.items.map(\.folders), whole.items.map(\.folders))
+    XCTAssertEqual(unopened.items.map(\.location), whole.items.map(\.location))
+    XCTAssertEqual(unopened.items.map(\.mayBeZip), files.map { _ in true })
   }
 
   func testWalk_NamedPipeAmongFiles_ProblemNotOpenedOthersListed() throws {

@@ -181,8 +181,9 @@ public struct InputWalker: Sendable {
     enum Step {
       /// A file (or a link to one) to probe: `name` in `folders[folder]`.
       case file(folder: Int, name: String)
-      /// A regular file listed without being opened (`opensFilesAtImport`).
-      case unopenedFile(folder: Int, name: String)
+      /// A regular file listed without being opened (`opensFilesAtImport`): its name's
+      /// bytes are `names[name]`.
+      case unopenedFile(folder: Int, name: Range<Int>)
       case item(InputItem)
       case problem(ImportError)
     }
@@ -198,15 +199,25 @@ public struct InputWalker: Sendable {
 
     var folders: [Folder] = []
     var steps: [Step] = []
+    /// The names of the files listed unopened, one after the other.
+    var names: [UInt8] = []
     var fileCount = 0
     /// How many times the tree was probed and emptied: a folder index from an earlier batch
     /// is void.
     var batch = 0
 
+    /// Appends the name of `listing`'s `entry` to `names`; where it is there.
+    mutating func appendName(_ listing: FolderListing, _ entry: Int) -> Range<Int> {
+      let start = names.count
+      listing.appendName(entry, to: &names)
+      return start..<names.count
+    }
+
     /// Forgets the listed steps and folders once they have been probed and added.
     mutating func startNextBatch() {
       folders.removeAll(keepingCapacity: true)
       steps.removeAll(keepingCapacity: true)
+      names.removeAll(keepingCapacity: true)
       fileCount = 0
       batch += 1
     }
@@ -221,24 +232,24 @@ public struct InputWalker: Sendable {
       let identity = FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
       guard visited.insert(identity).inserted else { return }
     }
-    guard let entries = listFolder(path) else {
+    guard let listing = FolderListing(path) else {
       let display = relative.joined(separator: "/")
       tree.steps.append(
         .problem(ImportError(file: display.isEmpty ? path : display, reason: "cannot list folder")))
       return
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
-    // Hidden names start with a dot byte; only those are asked the Character-wise question.
-    let visible = ByteOrder.sortedAsStrings(
-      entries.filter { $0.name.utf8.first != UInt8(ascii: ".") || !$0.name.hasPrefix(".") }
-    ) { $0.name }
-    let probedAnyway = opensFilesAtImport ? Self.namesSortingBeforeTheirEntries(visible) : []
+    let visible = listing.visibleInOrder()
+    let probedAnyway = opensFilesAtImport ? listing.namesSortingBeforeTheirEntries(visible) : []
     // This folder's index in `tree.folders` and the batch it was registered in: a later
     // batch (the tree was probed and emptied meanwhile) registers it again.
     var registered: (batch: Int, index: Int)?
-    for (name, type) in visible {
-      // The child's path only when it is needed: files are listed by folder and name (making
-      // the path was two appends per file, before any archive was read).
+    for entry in visible {
+      let type = listing.type(entry)
+      // The name as a String and the child's path only when they are needed: a regular file
+      // listed unopened keeps its name's bytes (a String and a path per file cost ~2,000
+      // instructions, before any archive was read).
+      var name: String { listing.name(entry) }
       var child: String { path + "/" + name }
       var isDirectory = type == DT_DIR
       if type == DT_LNK || type == DT_UNKNOWN {
@@ -264,9 +275,9 @@ public struct InputWalker: Sendable {
           registered = (tree.batch, folder)
         }
         if type == DT_REG && opensFilesAtImport
-          && (probedAnyway.isEmpty || !probedAnyway.contains(Array(name.utf8)))
+          && (probedAnyway.isEmpty || !probedAnyway.contains(listing.nameBytes(entry)))
         {
-          tree.steps.append(.unopenedFile(folder: folder, name: name))
+          tree.steps.append(.unopenedFile(folder: folder, name: tree.appendName(listing, entry)))
         } else {
           tree.steps.append(.file(folder: folder, name: name))
         }
@@ -277,24 +288,6 @@ public struct InputWalker: Sendable {
         }
       }
     }
-  }
-
-  /// The names (as bytes) that begin another name in `entries` followed by a byte up to `!`
-  /// (0x21): as zips, their entries would sort after that name. Usually none: only names
-  /// holding such a byte (a space, most often) are looked at.
-  static func namesSortingBeforeTheirEntries(_ entries: [(name: String, type: Int)]) -> Set<[UInt8]>
-  {
-    var prefixes = Set<[UInt8]>()
-    for entry in entries {
-      var name = entry.name
-      name.withUTF8 { bytes in
-        for index in bytes.indices.dropFirst() where bytes[index] <= UInt8(ascii: "!") {
-          prefixes.insert(Array(bytes[..<index]))
-        }
-      }
-    }
-    guard !prefixes.isEmpty else { return [] }
-    return prefixes.intersection(entries.map { Array($0.name.utf8) })
   }
 
   /// The listed tree's items, in walk order: every file probed first (a zip's entries become
@@ -322,7 +315,11 @@ public struct InputWalker: Sendable {
       case .problem(let problem):
         found.problems.append(problem)
       case .unopenedFile(let folder, let name):
-        found.items.appendFile(inFolder: tree.folders[folder].displayPrefix, name: name, size: 0)
+        tree.names.withUnsafeBufferPointer { names in
+          found.items.appendFile(
+            inFolder: tree.folders[folder].displayPrefix,
+            name: UnsafeBufferPointer(rebasing: names[name]), size: 0)
+        }
       case .file(let folder, let name):
         defer { fileNumber += 1 }
         guard let probe = probes[fileNumber] else { continue }
@@ -370,25 +367,6 @@ public struct InputWalker: Sendable {
       }
     }
     return probes
-  }
-
-  /// The names in a folder with their `readdir` types; nil when it cannot be listed.
-  private func listFolder(_ path: String) -> [(name: String, type: Int)]? {
-    guard let folder = opendir(path) else { return nil }
-    defer { closedir(folder) }
-    var entries: [(name: String, type: Int)] = []
-    while let entry = readdir(folder) {
-      // Through a typed buffer of the name's length: decoding the raw bytes up to the NUL as a
-      // generic collection copied them first (~450 instructions a name).
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        let bytes = raw.bindMemory(to: UInt8.self)
-        let length = bytes.firstIndex(of: 0) ?? bytes.count
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
-      }
-      if name == "." || name == ".." { continue }
-      entries.append((name, Int(entry.pointee.d_type)))
-    }
-    return entries
   }
 
   private func addFile(
