@@ -61,7 +61,7 @@ private func withRegularFile<Result>(
   _ path: String, _ body: (Int32, Int64) throws -> Result
 ) throws -> Result {
   // Non-blocking: opening a named pipe would otherwise wait for a writer forever.
-  let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+  let fd = FolderOpener.current.openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
   guard fd >= 0 else {
     throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))")
   }
