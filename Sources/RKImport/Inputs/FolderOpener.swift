@@ -10,7 +10,9 @@
 /// same folder is opened with `openat` and its name alone. Anything else (another folder, a
 /// path without one, a folder that cannot be opened) is opened by its full path, as before:
 /// errors and symlinks resolve the same way, since the folder's descriptor was opened by its
-/// own path and `openat` resolves the name as the full path's last component.
+/// own path and `openat` resolves the name as the full path's last component. One difference:
+/// a folder renamed away and made anew while its files are read is read in its old place until
+/// the thread opens a file in another folder (as if those files had been read a moment before).
 final class FolderOpener {
   /// The folder's path bytes (no trailing slash), and its descriptor (-1: none).
   private var folder: [UInt8] = []
