@@ -10,7 +10,9 @@ extension ArchivedObject: ResultObject {
   }
 
   func isPresent(_ key: FieldKey) throws(ImportError) -> Bool {
-    try present(key) != nil
+    // Without resolving the value: the key asked about is the one the answer is read from.
+    if let uid = uidValue(forKey: key), archive.isSurelyNotNull(uid: uid) { return true }
+    return try present(key) != nil
   }
 
   /// True when `key` is surely absent or `$null` (UID 0, which `KeyedArchive.value(uid:depth:)`
@@ -154,27 +156,72 @@ extension ArchivedObject: ResultObject {
   }
 
   func choiceValues(_ key: FieldKey) throws(ImportError) -> [ChoiceValue]? {
-    try typed(key, "an array") { v throws(ImportError) -> [ChoiceValue]? in
-      guard let elements = try archive.elements(v, depth: depth + 1) else { return nil }
-      var values = [ChoiceValue]()
-      values.reserveCapacity(elements.count)
-      for element in elements {
-        if case .null = element {
-          values.append(.null)
-        } else if let text = try archive.string(element) {
-          values.append(.text(text))
-        } else if let number = try archive.number(element) {
-          values.append(.number(number))
-        } else if let instant = try archive.instant(element) {
-          values.append(.date(instant))
-        } else if case .object(let object) = element, object.foundation == .null {
-          values.append(.null)
-        } else {
-          throw mismatch(key.name, expected: "choice values", found: element)
-        }
+    if let array = plainObjectArray(key) {
+      // A plain NSArray, read in place as `objects(_:)` reads one (the usual answer).
+      return try locate(key) { () throws(ImportError) -> [ChoiceValue]? in
+        if let values = try plainChoiceValues(array) { return values }
+        return try choiceValues(of: .inline(array), key: key)
       }
+    }
+    return try typed(key, "an array") { v throws(ImportError) in try choiceValues(of: v, key: key) }
+  }
+
+  /// The choice values in a plain NSArray's inline `array` when each is the UID of a string
+  /// stored as bytes or of a plist integer or real (the usual answers), read in place:
+  /// `choiceValues(of:key:)`'s values, without a resolved value per element. nil, nothing
+  /// counted, for anything else (which that reads, reporting what is wrong).
+  private func plainChoiceValues(
+    _ array: PlistObjectHeader
+  ) throws(ImportError) -> [ChoiceValue]? {
+    try withArchive { archive throws(ImportError) -> [ChoiceValue]? in
+      let plist = archive.plist
+      let uidCount = UInt64(archive.objectRefs.count)
+      var values = [ChoiceValue]()
+      values.reserveCapacity(array.count)
+      for index in 0..<array.count {
+        guard let elementRef = try? plist.childRef(array, index),
+          let element = try? plist.header(elementRef), element.type == .uid
+        else { return nil }
+        let uid = plist.uid(element)
+        guard uid > 0, uid < uidCount else { return nil }
+        if let text = archive.plainString(uid: Int(uid)) {
+          values.append(.text(text))
+          continue
+        }
+        guard let header = try? plist.header(archive.objectRefs[Int(uid)]),
+          header.type == .integer || header.type == .real, let number = plist.number(header)
+        else { return nil }
+        values.append(.number(number))
+      }
+      // The visit `forEachElement` counts for the inline array (its elements count none).
+      try archive.spendVisit(at: nil, depth: depth + 1)
       return values
     }
+  }
+
+  /// The choice values of collection `value` (under `key`); nil when it is no collection.
+  private func choiceValues(
+    of value: ArchiveValue, key: FieldKey
+  ) throws(ImportError) -> [ChoiceValue]? {
+    guard let elements = try archive.elements(value, depth: depth + 1) else { return nil }
+    var values = [ChoiceValue]()
+    values.reserveCapacity(elements.count)
+    for element in elements {
+      if case .null = element {
+        values.append(.null)
+      } else if let text = try archive.string(element) {
+        values.append(.text(text))
+      } else if let number = try archive.number(element) {
+        values.append(.number(number))
+      } else if let instant = try archive.instant(element) {
+        values.append(.date(instant))
+      } else if case .object(let object) = element, object.foundation == .null {
+        values.append(.null)
+      } else {
+        throw mismatch(key.name, expected: "choice values", found: element)
+      }
+    }
+    return values
   }
 
   func object(_ key: FieldKey) throws(ImportError) -> ArchivedObject? {
@@ -311,6 +358,17 @@ extension ArchivedObject: ResultObject {
   }
 
   func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool {
+    // Told without resolving the value only for the key the answer is then read from (the
+    // typed key, or the legacy one when there is no typed key or it holds the same object):
+    // that read reports whatever is wrong with the value, as resolving it here did.
+    let markers = KnownClass.noAnswer.bit | KnownClass.dontKnowAnswer.bit
+    if let uid = uidValue(forKey: key),
+      key == .typedAnswerOrNoAnswer || !knownKeys.contains(.typedAnswerOrNoAnswer)
+        || uidValue(forKey: .typedAnswerOrNoAnswer) == uid,
+      archive.isSurelyNone(of: markers, uid: uid)
+    {
+      return false
+    }
     guard case .object(let object)? = try present(key) else { return false }
     return object.isKind(of: .noAnswer) || object.isKind(of: .dontKnowAnswer)
   }

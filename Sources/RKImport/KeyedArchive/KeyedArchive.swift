@@ -576,6 +576,71 @@ final class KeyedArchive {
     return pass
   }
 
+  /// Whether archive object `uid` is surely no `KnownClass` of `mask`, told without resolving
+  /// it: a plist object that is no dictionary (nor a UID), or a dictionary of two or more
+  /// pairs whose `$class` is a class record already read. false when unsure (the caller then
+  /// resolves it, reporting what is wrong). An answer is asked whether it is an `ORKNoAnswer`
+  /// before it is read: resolved for that, it could no longer be read in place (dates and
+  /// choice arrays, the usual answers, by `plainDateSeconds` and `plainArray`).
+  func isSurelyNone(of mask: UInt8, uid: Int) -> Bool {
+    guard uid > 0, uid < objectRefs.count else { return false }
+    if let known = objects.entry(uid) { return classes.knownClasses(known.classIndex) & mask == 0 }
+    let objectRef = objectRefs[uid]
+    guard let start = plist.checkedOffset(of: objectRef) else { return false }
+    let refSize = plist.refSize
+    let tableStart = plist.offsetTableOffset
+    let objectCount = plist.objectCount
+    let uidCount = objectRefs.count
+    return plist.bytes.withUnsafeBufferPointer { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return false }
+      let marker = base[start]
+      switch marker >> 4 {
+      case 0x8: return false  // a reference to a reference: an error the caller reports
+      case 0xD: break
+      default:
+        // No dictionary: read as an inline value, never as an object. The header must be
+        // sound, as the caller's read would find it.
+        return (try? plist.header(objectRef)) != nil
+      }
+      let count = Int(marker & 0x0F)
+      // One pair (`$class` alone, as `ORKDontKnowAnswer` is archived) or a count stored apart.
+      guard count >= 2, count < 0x0F, 2 * count * refSize < tableStart - start else {
+        return false
+      }
+      for index in 0..<count {
+        let keyRef = Int(
+          BPlistDocument.readBigEndian(base, at: start &+ 1 &+ index &* refSize, refSize))
+        guard keyRef < objectCount else { return false }
+        guard otherKeyCode(keyRef, at: base, count: buffer.count) == FieldKey.classMarker.rawValue
+        else { continue }
+        let valueRef = Int(
+          BPlistDocument.readBigEndian(
+            base, at: start &+ 1 &+ (count &+ index) &* refSize, refSize))
+        guard valueRef < objectCount, let value = try? plist.header(valueRef), value.type == .uid
+        else { return false }
+        let classUID = plist.uid(value)
+        guard classUID > 0, classUID < UInt64(uidCount),
+          let classIndex = classes.index(ofUID: Int(classUID))
+        else { return false }
+        return classes.knownClasses(classIndex) & mask == 0
+      }
+      return false
+    }
+  }
+
+  /// Whether archive object `uid` is surely not null, told from its marker without resolving
+  /// it (a number, date, data, string, array, set or dictionary); false when unsure. The
+  /// caller reads the value next, which reports whatever is wrong with it.
+  func isSurelyNotNull(uid: Int) -> Bool {
+    guard uid > 0, uid < objectRefs.count else { return false }
+    if objects.entry(uid) != nil { return true }
+    guard let start = plist.checkedOffset(of: objectRefs[uid]) else { return false }
+    switch plist.bytes[start] >> 4 {
+    case 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0xA, 0xC, 0xD: return true
+    default: return false
+    }
+  }
+
   /// The UID of `$class` in an object dictionary, or nil when it has none.
   private func classReference(_ header: PlistObjectHeader) throws(ImportError) -> UInt64? {
     // NSKeyedArchiver writes `$class` last; search from the end.
