@@ -96,6 +96,48 @@ final class InputWalkerTests: XCTestCase {
     XCTAssertEqual(unopened.items.map(\.mayBeZip), files.map { _ in true })
   }
 
+  func testWalk_ManySubfolders_LookedAtAhead_SameItemsInOrder() throws {
+    // More subfolders than the lookahead keeps ahead (chunks of 16, two ahead), two levels
+    // deep, with uploads, a link back to the top (cut), an empty folder and a link to a folder
+    // (looked at in place) among them: the items a folder-by-folder walk lists.
+    let tree = root + "/wide"
+    let manager = FileManager.default
+    var expected: [String] = []
+    for site in ["s1", "s2"] {
+      for number in 0..<40 {
+        let folder = "\(site)/P\(String(format: "%03d", number))"
+        try manager.createDirectory(atPath: tree + "/" + folder, withIntermediateDirectories: true)
+        if number % 13 == 5 {
+          try manager.removeItem(atPath: tree + "/" + folder)
+          try manager.copyItem(
+            atPath: fixturesPath + "/bridge-ruxf-v1", toPath: tree + "/" + folder)
+          expected.append(folder)
+          continue
+        }
+        if number == 7 { continue }  // empty
+        for file in ["a.json", "b.json"] {
+          try Data("{}".utf8).write(to: URL(fileURLWithPath: tree + "/" + folder + "/" + file))
+          expected.append(folder + "/" + file)
+        }
+      }
+    }
+    try manager.createSymbolicLink(atPath: tree + "/s1/P001/up", withDestinationPath: tree)
+    // A link to a folder outside the tree (holding an upload): walked where the link is.
+    try manager.createSymbolicLink(atPath: tree + "/s2/zlink", withDestinationPath: root + "/P012")
+    expected += ["s2/zlink/upload2"]
+    for opensFilesAtImport in [false, true] {
+      var walker = InputWalker(roots: [tree])
+      walker.opensFilesAtImport = opensFilesAtImport
+      let (items, problems) = walker.items()
+      XCTAssertEqual(problems, [])
+      XCTAssertEqual(items.map(\.displayPath), expected)
+      XCTAssertEqual(items.first?.location, .file(path: tree + "/s1/P000/a.json"))
+      XCTAssertEqual(
+        items.first { $0.displayPath == "s1/P005" }?.location,
+        .bridgeFolder(path: tree + "/s1/P005"))
+    }
+  }
+
   func testWalk_NamedPipeAmongFiles_ProblemNotOpenedOthersListed() throws {
     // Opening a named pipe for reading waits for a writer: a walk that did so would hang.
     let folder = root + "/pipes"

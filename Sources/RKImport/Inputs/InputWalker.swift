@@ -223,16 +223,15 @@ public struct InputWalker: Sendable {
     }
   }
 
+  /// Lists the folder at `path` and below; `look` is what a lookahead found of it already.
   private func listTree(
     _ path: String, relative: [String], into tree: inout FolderTree, found: inout Found,
-    visited: inout Set<FolderIdentity>
+    visited: inout Set<FolderIdentity>, look: FolderLook? = nil
   ) {
-    var info = stat()
-    if stat(path, &info) == 0 {
-      let identity = FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    if let identity = look.map(\.identity) ?? folderIdentity(path) {
       guard visited.insert(identity).inserted else { return }
     }
-    guard let listing = FolderListing(path) else {
+    guard let listing = look.map(\.listing) ?? FolderListing(path) else {
       let display = relative.joined(separator: "/")
       tree.steps.append(
         .problem(ImportError(file: display.isEmpty ? path : display, reason: "cannot list folder")))
@@ -244,8 +243,16 @@ public struct InputWalker: Sendable {
     // This folder's index in `tree.folders` and the batch it was registered in: a later
     // batch (the tree was probed and emptied meanwhile) registers it again.
     var registered: (batch: Int, index: Int)?
+    // Subfolders are looked at ahead on another thread, when there are a few.
+    let subfolders = visible.filter { listing.type($0) == DT_DIR }
+    let lookahead =
+      subfolders.count >= 2
+      ? FolderLookahead(paths: subfolders.map { path + "/" + listing.name($0) }) {
+        [self] in folderLook(at: $0)
+      } : nil
     for entry in visible {
       let type = listing.type(entry)
+      let look = type == DT_DIR ? lookahead?.next() : nil
       // The name as a String and the child's path only when they are needed: a regular file
       // listed unopened keeps its name's bytes (a String and a path per file cost ~2,000
       // instructions, before any archive was read).
@@ -258,12 +265,13 @@ public struct InputWalker: Sendable {
         guard stat(child, &target) == 0 else { continue }
         isDirectory = (target.st_mode & S_IFMT) == S_IFDIR
       }
-      if isDirectory, isBridgeFolder(child) {
+      if isDirectory, look?.isBridge ?? isBridgeFolder(child) {
         tree.steps.append(
           .item(bridgeFolderItem(child, display: prefix + name, folders: relative)))
       } else if isDirectory {
         listTree(
-          child, relative: relative + [name], into: &tree, found: &found, visited: &visited)
+          child, relative: relative + [name], into: &tree, found: &found, visited: &visited,
+          look: look)
       } else {
         let folder: Int
         if let registered, registered.batch == tree.batch {
@@ -288,6 +296,21 @@ public struct InputWalker: Sendable {
         }
       }
     }
+  }
+
+  /// The folder's device and inode; nil when `stat` fails.
+  private func folderIdentity(_ path: String) -> FolderIdentity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
+
+  /// What `listTree` asks of a subfolder before going into it, as it would ask it: whether it
+  /// is an upload, else its identity and entries. Made on a lookahead's thread.
+  func folderLook(at path: String) -> FolderLook {
+    if isBridgeFolder(path) { return FolderLook(identity: nil, isBridge: true, listing: nil) }
+    return FolderLook(
+      identity: folderIdentity(path), isBridge: false, listing: FolderListing(path))
   }
 
   /// The listed tree's items, in walk order: every file probed first (a zip's entries become
