@@ -71,6 +71,9 @@ final class ArchiveBuilder {
     }
   }
 
+  /// The UID of the class record named `name`, once an object of it was added.
+  func classUID(_ name: String) -> UInt64? { classUIDs[name] }
+
   private func classRecord(_ name: String, _ classes: [String]) -> UInt64 {
     if let uid = classUIDs[name] { return uid }
     let keys = [add(.string("$classname")), add(.string("$classes"))]

@@ -85,7 +85,7 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     return builder.bytes(root: task)
   }
 
-  func testPlainDate_OnceItsClassIsRead_ReadInPlaceWithTheSameValue() throws {
+  func testPlainDate_ReadInPlaceWithTheSameValue_ItsClassRecordReadOnTheWay() throws {
     let builder = ArchiveBuilder()
     let first = builder.date(100)
     let second = builder.date(250.5)
@@ -98,8 +98,11 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
       [("identifier", .string("survey")), ("startDate", .uid(first)), ("endDate", .uid(second))])
     let bytes = builder.bytes(root: task)
     let archive = try KeyedArchive(bytes: bytes)
-    // The class record is not read yet: the general path reads the first date.
-    XCTAssertNil(archive.plainDateSeconds(uid: Int(second), depth: 1))
+    // The class record is not read yet: the plain reader reads it, as resolving would.
+    let dateClass = try XCTUnwrap(builder.classUID("NSDate"))
+    XCTAssertNil(archive.classes.index(ofUID: Int(dateClass)))
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(second), depth: 1), 250.5)
+    XCTAssertNotNil(archive.classes.index(ofUID: Int(dateClass)))
     _ = try archive.value(uid: first, depth: 1)
     XCTAssertNil(archive.plainDateSeconds(uid: Int(first), depth: 1), "resolved already")
     XCTAssertNil(
@@ -113,6 +116,24 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     let runs = try KeyedArchiveImporter.importRuns(from: bytes)
     XCTAssertEqual(runs.first?.startDate, Instant(secondsSinceReferenceDate: 100))
     XCTAssertEqual(runs.first?.endDate, Instant(secondsSinceReferenceDate: 250.5))
+  }
+
+  func testPlainDate_ClassRecordUnreadable_LeftToTheGeneralPathsError() throws {
+    // `$class` names a string, not a class record: the plain reader gives up, and resolving
+    // the date reports it.
+    let builder = ArchiveBuilder()
+    let notAClass = builder.string("NSDate")
+    let date = builder.inline(
+      .dictionary(
+        keys: [builder.add(.string("NS.time")), builder.add(.string("$class"))],
+        values: [builder.add(.real(5)), builder.add(.uid(notAClass))]))
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain, [("startDate", .uid(date))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(date), depth: 1))
+    XCTAssertThrowsError(try archive.value(uid: date, depth: 1)) { error in
+      XCTAssertTrue("\(error)".contains("class record is"), "\(error)")
+    }
   }
 
   func testPlainDate_LookAlikeKeys_NotReadInPlace() throws {
@@ -571,8 +592,9 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     }
     let task = builder.object("ORKTaskResult", classes: resultChain, [("taskRunUUID", .uid(first))])
     let archive = try KeyedArchive(bytes: builder.bytes(root: task))
-    // The class record is not read yet: the general path reads the first UUID.
-    XCTAssertNil(archive.plainUUID(uid: Int(second), depth: 1))
+    // The class record is not read yet: the plain reader reads it, as resolving would.
+    XCTAssertEqual(
+      archive.plainUUID(uid: Int(second), depth: 1), "FFEEDDCC-BBAA-9988-7766-554433221100")
     let general = try archive.uuid(archive.value(uid: first, depth: 1))
     XCTAssertEqual(general, "00112233-4455-6677-8899-AABBCCDDEEFF")
     XCTAssertNil(archive.plainUUID(uid: Int(first), depth: 1), "resolved already")

@@ -209,7 +209,7 @@ final class KeyedArchive {
 
   /// `NS.time` of archive object `uid` when it is a plain NSDate met for the first time: a
   /// dictionary of exactly `NS.time` (an 8-byte real) and `$class` (the UID of a class
-  /// record already read, decoding as NSDate). nil for anything else, which the caller then
+  /// record, decoding as NSDate). nil for anything else, which the caller then
   /// reads through `value(uid:depth:)`, reporting what is wrong. Dates are the most frequent
   /// objects (two per task, step and result): this skips their pair storage, class lookup and
   /// object record. Counts one visit, as `value(uid:depth:)` does.
@@ -232,7 +232,7 @@ final class KeyedArchive {
 
   /// The text of archive object `uid` when it is a plain NSUUID met for the first time: a
   /// dictionary of exactly `NS.uuidbytes` (16 bytes of data) and `$class` (the UID of a class
-  /// record already read, decoding as NSUUID), as `uuid(_:)` writes it. nil for anything
+  /// record, decoding as NSUUID), as `uuid(_:)` writes it. nil for anything
   /// else, which the caller reads through `value(uid:depth:)`, reporting what is wrong. Every
   /// task run has one: this skips its pair storage, class lookup and object record. Counts
   /// one visit, as `value(uid:depth:)` does.
@@ -252,7 +252,7 @@ final class KeyedArchive {
 
   /// The inline array under `NS.objects` of archive object `uid` when it is a plain NSArray or
   /// NSSet met for the first time: a dictionary of exactly `NS.objects` (an inline array) and
-  /// `$class` (the UID of a class record already read, decoding as an array or a set). nil for
+  /// `$class` (the UID of a class record, decoding as an array or a set). nil for
   /// anything else, which the caller reads through `value(uid:depth:)`, reporting what is
   /// wrong. Step results, task results and choice answers are such arrays: this skips their
   /// pair storage, class lookup and object record. Counts the one visit `value(uid:depth:)`
@@ -289,7 +289,7 @@ final class KeyedArchive {
 
   /// What the plain readers share: archive object `uid`, not resolved yet, when it is a
   /// dictionary of exactly two pairs (marker 0xD2), `$class` (a UID within `$objects` naming a
-  /// class record already read) and `key`, whose value `read` accepts. Returns `read`'s result
+  /// class record, read now if it was not yet) and `key`, whose value `read` accepts. Returns `read`'s result
   /// and the class record's index; nil for anything else.
   ///
   /// Reads from the buffer as `readPairs` does (the offset table was checked when the plist
@@ -364,7 +364,13 @@ final class KeyedArchive {
       guard classRef > 0, classRef < uidCount else { return nil }
       return (value, Int(classRef))
     }
-    guard let found, let classIndex = classes.index(ofUID: found.classUID) else { return nil }
+    guard let found else { return nil }
+    // A class record not read yet (the archive's first date, array or UUID) is read now, as
+    // resolving the object would read it; one that cannot be read is left for that to report.
+    guard
+      let classIndex = classes.index(ofUID: found.classUID)
+        ?? (try? archiveClass(uid: UInt64(found.classUID), for: uid))
+    else { return nil }
     return (found.0, classIndex)
   }
 
