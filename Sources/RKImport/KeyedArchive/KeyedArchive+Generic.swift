@@ -123,6 +123,9 @@ extension KeyedArchive {
   /// swift-corelibs writes every field with `Int.max` for undefined and `NS.isLeapMonth`.
   func dateComponents(_ object: ArchivedObject) throws(ImportError) -> DateComponentsValue {
     var result = DateComponentsValue(fields: [])
+    // Room for a time of day's hour, minute and second, and a date's year, month and day:
+    // grown one field at a time, the array was allocated twice per object.
+    result.fields.reserveCapacity(4)
     for (key, name) in Self.dateComponentKeys {
       guard let value = try object.value(forKey: key), let number = try numberDouble(value),
         let integer = Int64(exactly: number),
