@@ -82,7 +82,7 @@ final class WideTask {
   @exclusivity(unchecked) private(set) var runCount = 0
   /// Questions by their position in recent runs (`recentOrdinal`).
   @exclusivity(unchecked) private var recent: [(key: QuestionKey, ordinal: Int)] = []
-  /// The layout built for the current state; reset by every change.
+  /// The layout built for the current state; reset by every change (`dropLayout`).
   var cachedLayout: WideLayout?
 
   init(taskID: String, definition: TaskDefinition?) {
@@ -101,9 +101,15 @@ final class WideTask {
     }
   }
 
+  /// Forgets the cached layout. Asked first: assigning nil to the optional destroyed the value
+  /// held (~60 instructions) even when there was none, at every result of every run.
+  private func dropLayout() {
+    if cachedLayout != nil { cachedLayout = nil }
+  }
+
   func countRun() {
     runCount += 1
-    cachedLayout = nil
+    dropLayout()
   }
 
   /// The ordinal of the question at `index` of the last run that had one there, if its key is
@@ -133,7 +139,7 @@ final class WideTask {
     let ordinal = questions.count
     questions.append(WideQuestion(key: key))
     ordinals[key] = ordinal
-    cachedLayout = nil
+    dropLayout()
     next.append(-1)
     prior.append(-1)
     let after: Int
@@ -170,13 +176,13 @@ final class WideTask {
     let ordinal = questions[question].options.count
     questions[question].options.append(WideOption(text: text, number: number))
     questions[question].optionOrdinals[text] = ordinal
-    cachedLayout = nil
+    dropLayout()
     return ordinal + 1
   }
 
   func update(_ question: Int, _ change: (inout WideQuestion) -> Void) {
     change(&questions[question])
-    cachedLayout = nil
+    dropLayout()
   }
 
   /// Question ordinals in presentation order.
