@@ -15,8 +15,9 @@ struct FolderLook {
 }
 
 /// The looks of a folder's subfolders, made in order on a background thread a few chunks
-/// ahead of the walk, which takes them in the same order (`next()`). At most
-/// `chunksAhead` chunks of `chunkSize` listings wait at once: memory stays flat in wide trees.
+/// ahead of the walk, which takes them in the same order (`next()`). At most the current chunk
+/// and `chunksAhead` more, of `chunkSize` listings each, wait at once: memory stays flat in
+/// wide trees.
 final class FolderLookahead: @unchecked Sendable {
   static let chunkSize = 8
   static let chunksAhead = 4
@@ -27,8 +28,8 @@ final class FolderLookahead: @unchecked Sendable {
 
   private let paths: [String]
   private let look: @Sendable (String) -> FolderLook
-  /// Written by the background thread, each slot before its chunk's signal; read (and
-  /// moved out) by the walk after waiting for that signal.
+  /// Each chunk's slots written by the thread that looks at that chunk, before the chunk's
+  /// signal; read (and moved out) by the walk after waiting for that signal.
   private let looks: UnsafeMutablePointer<FolderLook?>
   private let chunkDone: [DispatchSemaphore]
   private var taken = 0

@@ -307,7 +307,7 @@ public struct InputWalker: Sendable {
 
   /// What `listTree` asks of a subfolder before going into it, as it would ask it: whether it
   /// is an upload, else its identity and entries. Made on a lookahead's thread.
-  func folderLook(at path: String) -> FolderLook {
+  private func folderLook(at path: String) -> FolderLook {
     if isBridgeFolder(path) { return FolderLook(identity: nil, isBridge: true, listing: nil) }
     return FolderLook(
       identity: folderIdentity(path), isBridge: false, listing: FolderListing(path))
