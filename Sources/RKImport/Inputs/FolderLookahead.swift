@@ -14,7 +14,7 @@ struct FolderLook {
   var listing: FolderListing?
 }
 
-/// The looks of a folder's subfolders, made in order on a background thread a few chunks
+/// The looks of a folder's subfolders, made in order on background threads a few chunks
 /// ahead of the walk, which takes them in the same order (`next()`). At most the current chunk
 /// and `chunksAhead` more, of `chunkSize` listings each, wait at once: memory stays flat in
 /// wide trees.
