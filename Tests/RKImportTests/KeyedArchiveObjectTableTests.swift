@@ -118,6 +118,29 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(runs.first?.endDate, Instant(secondsSinceReferenceDate: 250.5))
   }
 
+  func testPlainDate_ReferencedTwice_SameSecondsEachTime_UntilResolved() throws {
+    // NSKeyedArchiver stores an NSDate once however often it is referenced: the second read
+    // gives what the first read in place; once the general path resolved the object, the
+    // plain reader leaves it to that path, as for any remembered object.
+    let builder = ArchiveBuilder()
+    let shared = builder.date(1234.5)
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain,
+      [("identifier", .string("t")), ("startDate", .uid(shared)), ("endDate", .uid(shared))])
+    let bytes = builder.bytes(root: task)
+    let archive = try KeyedArchive(bytes: bytes)
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(shared), depth: 1), 1234.5)
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(shared), depth: 1), 1234.5)
+    XCTAssertNil(
+      archive.plainDateSeconds(uid: Int(shared), depth: KeyedArchive.maximumDepth + 1),
+      "too deep: the general path reports it")
+    _ = try archive.value(uid: shared, depth: 1)
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(shared), depth: 1), "resolved now")
+    let run = try XCTUnwrap(KeyedArchiveImporter.importRuns(from: bytes).first)
+    XCTAssertEqual(run.startDate, Instant(secondsSinceReferenceDate: 1234.5))
+    XCTAssertEqual(run.endDate, Instant(secondsSinceReferenceDate: 1234.5))
+  }
+
   func testPlainDate_ClassRecordUnreadable_LeftToTheGeneralPathsError() throws {
     // `$class` names a string, not a class record: the plain reader gives up, and resolving
     // the date reports it.

@@ -214,6 +214,11 @@ final class KeyedArchive {
   /// objects (two per task, step and result): this skips their pair storage, class lookup and
   /// object record. Counts one visit, as `value(uid:depth:)` does.
   func plainDateSeconds(uid: Int, depth: Int) -> Double? {
+    // Read in place before (another reference to the same NSDate): counted as that read was.
+    if let seconds = objects.plainDate(uid), depth <= Self.maximumDepth, visitsLeft.pointee > 1 {
+      visitsLeft.pointee -= 1
+      return seconds
+    }
     guard
       let found = plainPair(
         uid: uid, depth: depth, key: .nsTime,
@@ -227,6 +232,7 @@ final class KeyedArchive {
       classes.foundation(found.classIndex) == .date
     else { return nil }
     visitsLeft.pointee -= 1
+    objects.rememberPlainDate(found.value, for: uid)
     return found.value
   }
 

@@ -36,7 +36,9 @@ struct KeyPair {
 }
 
 /// Per archive UID (the first `maximumObjects`): the object's `ResolvedObject`, once
-/// `KeyedArchive.value(uid:depth:)` has resolved it without error; and the key/value pairs of
+/// `KeyedArchive.value(uid:depth:)` has resolved it without error, or the seconds of a plain
+/// date read in place (NSKeyedArchiver stores an NSDate once, however often it is referenced:
+/// a step's and its result's dates are often the same objects); and the key/value pairs of
 /// resolved objects, at most `maximumPairs` in all. Plain storage, not thread-safe, like the
 /// archive that owns it.
 final class ObjectTable {
@@ -47,8 +49,13 @@ final class ObjectTable {
   static let maximumPairs = 1 << 22
 
   private let capacity: Int
-  private let filled: UnsafeMutablePointer<Bool>
+  /// Per UID: `unknown`, `resolved` (an entry) or `plainDate` (seconds in `dates`).
+  private let states: UnsafeMutablePointer<UInt8>
   private let entries: UnsafeMutablePointer<ResolvedObject>
+  private let dates: UnsafeMutablePointer<Double>
+  private static let unknown: UInt8 = 0
+  private static let resolved: UInt8 = 1
+  private static let plainDate: UInt8 = 2
   private let pairCapacity: Int
   /// `pairCount[0]` pairs are in use (one cell: no exclusivity check per object).
   private let pairCount: UnsafeMutablePointer<Int>
@@ -58,9 +65,10 @@ final class ObjectTable {
   /// of distinct dictionaries).
   init(objectCount: Int, pairLimit: Int) {
     capacity = max(1, min(objectCount, Self.maximumObjects))
-    filled = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
-    filled.initialize(repeating: false, count: capacity)
+    states = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    states.initialize(repeating: Self.unknown, count: capacity)
     entries = UnsafeMutablePointer<ResolvedObject>.allocate(capacity: capacity)
+    dates = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     pairCapacity = max(1, min(pairLimit, Self.maximumPairs))
     pairs = UnsafeMutablePointer<KeyPair>.allocate(capacity: pairCapacity)
     pairCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -68,9 +76,10 @@ final class ObjectTable {
   }
 
   deinit {
-    // `ResolvedObject` and `KeyPair` are trivial: nothing to deinitialise.
+    // `ResolvedObject`, `Double` and `KeyPair` are trivial: nothing to deinitialise.
     entries.deallocate()
-    filled.deallocate()
+    dates.deallocate()
+    states.deallocate()
     pairs.deallocate()
     pairCount.deallocate()
   }
@@ -78,14 +87,29 @@ final class ObjectTable {
   /// The entry of `uid` (≥ 0), if remembered.
   @inline(__always)
   func entry(_ uid: Int) -> ResolvedObject? {
-    guard uid < capacity, filled[uid] else { return nil }
+    guard uid < capacity, states[uid] == Self.resolved else { return nil }
     return entries[uid]
   }
 
   func remember(_ entry: ResolvedObject, for uid: Int) {
-    guard uid < capacity, !filled[uid] else { return }
+    guard uid < capacity, states[uid] != Self.resolved else { return }
     (entries + uid).initialize(to: entry)
-    filled[uid] = true
+    states[uid] = Self.resolved
+  }
+
+  /// The seconds of `uid` (≥ 0) when it was read in place as a plain date.
+  @inline(__always)
+  func plainDate(_ uid: Int) -> Double? {
+    guard uid < capacity, states[uid] == Self.plainDate else { return nil }
+    return dates[uid]
+  }
+
+  /// Remembers `seconds` as the plain date `uid` holds (not once it is resolved).
+  @inline(__always)
+  func rememberPlainDate(_ seconds: Double, for uid: Int) {
+    guard uid < capacity, states[uid] == Self.unknown else { return }
+    (dates + uid).initialize(to: seconds)
+    states[uid] = Self.plainDate
   }
 
   /// Room for `count` more pairs: the index of the first, or nil when the storage is full.
