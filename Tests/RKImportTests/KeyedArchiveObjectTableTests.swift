@@ -141,6 +141,42 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(run.endDate, Instant(secondsSinceReferenceDate: 1234.5))
   }
 
+  func testPlainDate_KeyObjectsShared_EitherOrder_ReadInPlace() throws {
+    // NSKeyedArchiver stores each key string once: dates refer to the same two key objects,
+    // in either order (the reader remembers the last two). Keys stored anew, and an object of
+    // another class over the same keys, are read as before.
+    let builder = ArchiveBuilder()
+    let first = builder.date(1)
+    let dateClass = try XCTUnwrap(builder.classUID("NSDate"))
+    let fake = builder.object("ORKFake", classes: ["ORKFake", "NSObject"], [])
+    let fakeClass = try XCTUnwrap(builder.classUID("ORKFake"))
+    let time = builder.add(.string("NS.time"))
+    let marker = builder.add(.string("$class"))
+    func date(_ seconds: Double, classUID: UInt64, classFirst: Bool) -> UInt64 {
+      let value = builder.add(.real(seconds))
+      let type = builder.add(.uid(classUID))
+      return builder.inline(
+        .dictionary(
+          keys: classFirst ? [marker, time] : [time, marker],
+          values: classFirst ? [type, value] : [value, type]))
+    }
+    let dates = [
+      date(10, classUID: dateClass, classFirst: false),
+      date(20, classUID: dateClass, classFirst: false),
+      date(30, classUID: dateClass, classFirst: true),
+      date(40, classUID: dateClass, classFirst: false),
+    ]
+    let other = date(50, classUID: fakeClass, classFirst: false)
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain, [("startDate", .uid(first)), ("endDate", .uid(fake))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    XCTAssertEqual(archive.plainDateSeconds(uid: Int(first), depth: 1), 1)
+    XCTAssertEqual(
+      dates.map { archive.plainDateSeconds(uid: Int($0), depth: 1) }, [10, 20, 30, 40])
+    _ = try archive.value(uid: fake, depth: 1)
+    XCTAssertNil(archive.plainDateSeconds(uid: Int(other), depth: 1), "not an NSDate class")
+  }
+
   func testPlainDate_ClassRecordUnreadable_LeftToTheGeneralPathsError() throws {
     // `$class` names a string, not a class record: the plain reader gives up, and resolving
     // the date reports it.

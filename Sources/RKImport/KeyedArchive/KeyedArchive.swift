@@ -53,6 +53,11 @@ final class KeyedArchive {
   /// Object visits left (one cell: plain storage, no exclusivity check per visit); stops
   /// exponential re-decoding of shared objects.
   private let visitsLeft: UnsafeMutablePointer<Int>
+  /// For each plain reader (dates, UUIDs, arrays: `plainKeySlots`), the plist references of the
+  /// two keys of the last object it read, wanted key first (-1: none). NSKeyedArchiver stores
+  /// each key string once, so an archive's dates all refer to the same two: a match needs
+  /// neither key read again. Stored after `visitsLeft`, in the same allocation.
+  private var plainKeyRefs: UnsafeMutablePointer<Int> { visitsLeft + 1 }
 
   deinit { visitsLeft.deallocate() }
 
@@ -95,8 +100,9 @@ final class KeyedArchive {
     pairs = objects.pairs
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
     // Allocated last: nothing throws after this, so `deinit` always frees it.
-    visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1 + 2 * Self.plainKeySlots)
     visitsLeft.initialize(to: 4 * plist.bytes.count + 10_000)
+    (visitsLeft + 1).initialize(repeating: -1, count: 2 * Self.plainKeySlots)
   }
 
   /// The plist object number of each element of `$objects` (a checked array header), read
@@ -221,7 +227,7 @@ final class KeyedArchive {
     }
     guard
       let found = plainPair(
-        uid: uid, depth: depth, key: .nsTime,
+        uid: uid, depth: depth, key: .nsTime, slot: 0,
         storedKey: { base, at, available in
           available >= 8 && Self.word(base, at) == Self.nsTimeKeyWord
         },
@@ -245,7 +251,7 @@ final class KeyedArchive {
   func plainUUID(uid: Int, depth: Int) -> String? {
     guard
       let found = plainPairObject(
-        uid: uid, depth: depth, key: .nsUUIDBytes, type: .data,
+        uid: uid, depth: depth, key: .nsUUIDBytes, slot: 1, type: .data,
         storedKey: { base, at, available in
           available >= 13 && Self.word(base, at) == Self.nsUUIDBytesKeyHead
             && Self.word(base, at + 5) == Self.nsUUIDBytesKeyTail
@@ -266,7 +272,7 @@ final class KeyedArchive {
   func plainArray(uid: Int, depth: Int) -> PlistObjectHeader? {
     guard
       let found = plainPairObject(
-        uid: uid, depth: depth, key: .nsObjects, type: .array,
+        uid: uid, depth: depth, key: .nsObjects, slot: 2, type: .array,
         storedKey: { base, at, available in
           available >= 11 && Self.word(base, at) == Self.nsObjectsKeyHead
             && base[at + 8] == 0x63 && base[at + 9] == 0x74 && base[at + 10] == 0x73
@@ -282,12 +288,13 @@ final class KeyedArchive {
   /// array, data): its header, decoded by the checked reader, and the class record's index.
   @inline(__always)
   private func plainPairObject(
-    uid: Int, depth: Int, key: FieldKey, type: PlistType,
+    uid: Int, depth: Int, key: FieldKey, slot: Int, type: PlistType,
     storedKey: (_ base: UnsafePointer<UInt8>, _ at: Int, _ available: Int) -> Bool
   ) -> (header: PlistObjectHeader, classIndex: Int)? {
     guard
       let found = plainPair(
-        uid: uid, depth: depth, key: key, storedKey: storedKey, read: { _, ref, _, _ in ref }),
+        uid: uid, depth: depth, key: key, slot: slot, storedKey: storedKey,
+        read: { _, ref, _, _ in ref }),
       let header = try? plist.header(found.value), header.type == type
     else { return nil }
     return (header, found.classIndex)
@@ -302,10 +309,11 @@ final class KeyedArchive {
   /// was opened); the checks are `checkedOffset`'s and `inlineUID`'s. The keys are compared in
   /// place first, marker and text as words (`storedKey` for `key`): corelibs-written archives
   /// store every key string anew, so the key cache seldom knows them, and a match is what the
-  /// cache would say (the same bytes, within the object area). `read` gets the value's plist
+  /// cache would say (the same bytes, within the object area); two key references this reader
+  /// (`slot`) matched last are taken as they were then. `read` gets the value's plist
   /// reference, its offset and the bytes left before the offset table.
   private func plainPair<Value>(
-    uid: Int, depth: Int, key wanted: FieldKey,
+    uid: Int, depth: Int, key wanted: FieldKey, slot: Int,
     storedKey: (_ base: UnsafePointer<UInt8>, _ at: Int, _ available: Int) -> Bool,
     read: (_ base: UnsafePointer<UInt8>, _ ref: Int, _ at: Int, _ available: Int) -> Value?
   ) -> (value: Value, classIndex: Int)? {
@@ -335,26 +343,38 @@ final class KeyedArchive {
       let keyRefs = (reference(0), reference(1))
       let valueRefs = (reference(2), reference(3))
       guard keyRefs.0 < objectCount, keyRefs.1 < objectCount, valueRefs.0 < objectCount,
-        valueRefs.1 < objectCount, let key0 = offset(of: keyRefs.0),
-        let key1 = offset(of: keyRefs.1), let value0 = offset(of: valueRefs.0),
+        valueRefs.1 < objectCount, let value0 = offset(of: valueRefs.0),
         let value1 = offset(of: valueRefs.1)
       else { return nil }
-      // Each key's code: compared in place first (see above), then as `$class`, then by the
-      // key cache. The key and `$class`, in either order, make a plain object.
-      func code(_ key: Int, _ keyRef: Int) -> UInt8 {
-        if storedKey(base, key, tableStart - key) { return wanted.rawValue }
-        if tableStart - key >= 7,
-          Self.word(base, key) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord
-        {
-          return FieldKey.classMarker.rawValue
-        }
-        return otherKeyCode(keyRef, at: base, count: buffer.count)
-      }
+      // The keys of this reader's last object, in either order: the same key objects.
+      let known = plainKeyRefs + 2 * slot
       let wantedFirst: Bool
-      switch (code(key0, keyRefs.0), code(key1, keyRefs.1)) {
-      case (wanted.rawValue, FieldKey.classMarker.rawValue): wantedFirst = true
-      case (FieldKey.classMarker.rawValue, wanted.rawValue): wantedFirst = false
-      default: return nil
+      if keyRefs.0 == known[0] && keyRefs.1 == known[1] {
+        wantedFirst = true
+      } else if keyRefs.0 == known[1] && keyRefs.1 == known[0] {
+        wantedFirst = false
+      } else {
+        guard let key0 = offset(of: keyRefs.0), let key1 = offset(of: keyRefs.1) else {
+          return nil
+        }
+        // Each key's code: compared in place first (see above), then as `$class`, then by
+        // the key cache. The key and `$class`, in either order, make a plain object.
+        func code(_ key: Int, _ keyRef: Int) -> UInt8 {
+          if storedKey(base, key, tableStart - key) { return wanted.rawValue }
+          if tableStart - key >= 7,
+            Self.word(base, key) & 0x00FF_FFFF_FFFF_FFFF == KeyIDTable.classKeyWord
+          {
+            return FieldKey.classMarker.rawValue
+          }
+          return otherKeyCode(keyRef, at: base, count: buffer.count)
+        }
+        switch (code(key0, keyRefs.0), code(key1, keyRefs.1)) {
+        case (wanted.rawValue, FieldKey.classMarker.rawValue): wantedFirst = true
+        case (FieldKey.classMarker.rawValue, wanted.rawValue): wantedFirst = false
+        default: return nil
+        }
+        known[0] = wantedFirst ? keyRefs.0 : keyRefs.1
+        known[1] = wantedFirst ? keyRefs.1 : keyRefs.0
       }
       let valueRef = wantedFirst ? valueRefs.0 : valueRefs.1
       let valueStart = wantedFirst ? value0 : value1
@@ -387,6 +407,10 @@ final class KeyedArchive {
   private func otherKeyCode(_ keyRef: Int, at base: UnsafePointer<UInt8>, count: Int) -> UInt8 {
     keyIDs.code(keyRef, at: base, count: count, in: plist, matching: FieldKeyMatcher.table)
   }
+
+  /// The plain readers remembering their keys' references (`plainKeyRefs`): `slot` 0 dates,
+  /// 1 UUIDs, 2 arrays.
+  private static let plainKeySlots = 3
 
   /// The eight bytes at `offset` as a little-endian word: a key's marker and first characters,
   /// compared in one step. Eight bytes are readable at any object: the offset table and the
