@@ -108,6 +108,8 @@ extension KeyedArchive {
     }
   }
 
+  /// The upper-case hexadecimal digit of `value` (0…15).
+  @inline(__always)
   private static func hexDigit(_ value: UInt8) -> UInt8 {
     value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
