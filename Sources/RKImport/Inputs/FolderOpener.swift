@@ -14,10 +14,10 @@
 /// a folder renamed away and made anew while its files are read is read in its old place until
 /// the thread opens a file in another folder (as if those files had been read a moment before).
 final class FolderOpener {
-  /// The folder's path bytes (no trailing slash), and its descriptor (-1: none).
+  /// The folder's path bytes (no trailing slash; empty before the first), and its descriptor
+  /// (-1: none, or the folder could not be opened).
   private var folder: [UInt8] = []
   private var descriptor: Int32 = -1
-  private var hasFolder = false
 
   /// This thread's opener.
   static var current: FolderOpener { threadSlot.object { FolderOpener() } }
@@ -45,8 +45,8 @@ final class FolderOpener {
   /// Whether the descriptor is that of the folder at `path`, opening it when it is another.
   private func holdsFolder(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
     // A folder that could not be opened (read permission is needed) is not tried again.
-    if hasFolder, folder.elementsEqual(path) { return descriptor >= 0 }
-    hasFolder = true
+    // (`path` is never empty: the caller passes the bytes before a slash past the first.)
+    if folder.elementsEqual(path) { return descriptor >= 0 }
     if descriptor >= 0 { close(descriptor) }
     folder = Array(path)
     folder.append(0)
