@@ -1,4 +1,5 @@
-// The walk's name order by bytes: the order of String's `<`, checked against `<` itself.
+// The walk's name order by bytes: the order of String's `<`, checked against `<` itself
+// (`ByteOrder.precedes`, and the order `FolderListing` lists a folder's names in).
 import Foundation
 import RKTestSupport
 import XCTest
@@ -17,23 +18,30 @@ final class ByteOrderTests: XCTestCase {
     return name
   }
 
-  func testSortedAsStrings_ASCIINames_SameOrderAsStringLessThan() {
+  /// The visible names of a folder listing `names`, in the order the walk takes them.
+  private static func listed(_ names: [String]) -> [String] {
+    let listing = FolderListing(names: names.map { ($0, 8) })
+    return listing.visibleInOrder().map(listing.name)
+  }
+
+  func testFolderListing_ASCIINames_SameOrderAsStringLessThan() {
     var generator = SplitMix(seed: 7)
     let alphabet = ["0", "1", "9", "a", "b", "Z", "-", "_", ".", " ", "!", "~", "/"]
     for _ in 0..<500 {
       let names = (0..<Int(generator.next() % 60)).map { _ in
-        (name: Self.randomName(&generator, alphabet: alphabet), type: 8)
+        Self.randomName(&generator, alphabet: alphabet)
       }
-      let sorted = ByteOrder.sortedAsStrings(names) { $0.name }
-      XCTAssertEqual(sorted.map(\.name), names.map(\.name).sorted())
+      // Hidden names (a leading dot) are not listed.
+      XCTAssertEqual(Self.listed(names), names.filter { !$0.hasPrefix(".") }.sorted())
     }
-    // By hand: "-" (0x2D) before "." before digits before upper case before "_" before lower.
+    // By hand: "-" (0x2D) before digits before upper case before "_" before lower ("." sorts
+    // between "-" and the digits, but a name starting with it is hidden).
     XCTAssertEqual(
-      ByteOrder.sortedAsStrings(["b", "_x", "a", "B", "1", ".x", "-x", "a1", ""]) { $0 },
-      ["", "-x", ".x", "1", "B", "_x", "a", "a1", "b"])
+      Self.listed(["b", "_x", "a", "B", "1", ".x", "-x", "a1", ""]),
+      ["", "-x", "1", "B", "_x", "a", "a1", "b"])
   }
 
-  func testSortedAsStrings_NonASCIINames_SameOrderAsStringLessThan() {
+  func testFolderListing_NonASCIINames_SameOrderAsStringLessThan() {
     // Canonically equivalent spellings compare equal as Strings, and a decomposed é sorts as
     // U+00E9 (after "z"): byte order would differ, so these take the String comparison.
     var generator = SplitMix(seed: 11)
@@ -42,11 +50,9 @@ final class ByteOrderTests: XCTestCase {
       let names = (0..<Int(generator.next() % 30)).map { _ in
         Self.randomName(&generator, alphabet: alphabet)
       }
-      let sorted = ByteOrder.sortedAsStrings(names) { $0 }
-      XCTAssertEqual(sorted, names.sorted())
+      XCTAssertEqual(Self.listed(names), names.sorted())
     }
-    XCTAssertEqual(
-      ByteOrder.sortedAsStrings(["\u{E9}", "f", "e\u{301}x", "e"]) { $0 }.prefix(2), ["e", "f"])
+    XCTAssertEqual(Self.listed(["\u{E9}", "f", "e\u{301}x", "e"]).prefix(2), ["e", "f"])
   }
 
   func testPrecedes_RandomBytes_SameAsLexicographicallyPrecedes() {

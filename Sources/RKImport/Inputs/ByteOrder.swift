@@ -13,39 +13,4 @@ enum ByteOrder {
     }
     return a.count < b.count
   }
-
-  /// `items` sorted by `name` as String's `<` sorts them. When every name is ASCII (nearly
-  /// every name a walk meets) they are compared by their bytes, copied side by side first:
-  /// the same order, without retaining two Strings for each comparison (String's `<` was a
-  /// fifth of a 10,000-file walk). Otherwise they are compared as Strings (canonical
-  /// equivalence).
-  static func sortedAsStrings<Item>(_ items: [Item], by name: (Item) -> String) -> [Item] {
-    guard items.count > 1 else { return items }
-    var bytes: [UInt8] = []
-    var spans: [(start: Int, count: Int, item: Int)] = []
-    spans.reserveCapacity(items.count)
-    for (index, item) in items.enumerated() {
-      let utf8 = name(item).utf8
-      spans.append((bytes.count, utf8.count, index))
-      append(utf8, to: &bytes)
-    }
-    guard bytes.allSatisfy({ $0 < 0x80 }) else { return items.sorted { name($0) < name($1) } }
-    bytes.withUnsafeBufferPointer { all in
-      spans.sort { left, right in
-        precedes(
-          UnsafeBufferPointer(rebasing: all[left.start..<left.start + left.count]),
-          UnsafeBufferPointer(rebasing: all[right.start..<right.start + right.count]))
-      }
-    }
-    return spans.map { items[$0.item] }
-  }
-
-  /// Appends `utf8` with one copy of its contiguous bytes (appending the view as a collection
-  /// went byte by byte).
-  @inline(__always)
-  static func append(_ utf8: String.UTF8View, to bytes: inout [UInt8]) {
-    if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-      bytes.append(contentsOf: utf8)
-    }
-  }
 }

@@ -411,7 +411,7 @@ public struct InputItemList: RandomAccessCollection, Sendable {
           let right = UnsafeBufferPointer(rebasing: Self.slice(bytes, rhs))
           // ASCII text orders by bytes exactly as String does; anything else is compared as
           // Strings (canonical equivalence): the walk's rule for names
-          // (`ByteOrder.sortedAsStrings`).
+          // (`FolderListing.visibleInOrder`).
           if isASCII { return ByteOrder.precedes(left, right) }
           return String(decoding: left, as: UTF8.self) < String(decoding: right, as: UTF8.self)
         }
