@@ -228,10 +228,12 @@ public struct InputWalker: Sendable {
     _ path: String, relative: [String], into tree: inout FolderTree, found: inout Found,
     visited: inout Set<FolderIdentity>, look: FolderLook? = nil
   ) {
-    if let identity = look.map(\.identity) ?? folderIdentity(path) {
+    // A lookahead's answers stand as they are, nil ones too (a failed `stat` or listing).
+    let identity = look == nil ? folderIdentity(path) : look?.identity
+    if let identity {
       guard visited.insert(identity).inserted else { return }
     }
-    guard let listing = look.map(\.listing) ?? FolderListing(path) else {
+    guard let listing = look == nil ? FolderListing(path) : look?.listing else {
       let display = relative.joined(separator: "/")
       tree.steps.append(
         .problem(ImportError(file: display.isEmpty ? path : display, reason: "cannot list folder")))
