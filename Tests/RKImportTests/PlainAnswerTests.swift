@@ -120,21 +120,23 @@ final class PlainAnswerTests: XCTestCase {
 
   func testTypedAndLegacyKeys_DifferentObjects_LegacyStillRead() throws {
     // Both keys present, holding different objects: the typed one is the answer, and the
-    // legacy one is still resolved (one whose class is out of range is reported, as before).
+    // legacy one is still resolved, as before. This one looks like an NSArray (its class
+    // record known by then) but its second key is no object: only resolving it finds that.
     let rk = ResearchKitArchive()
     let b = rk.builder
+    let typed = b.array([b.string("a")])
+    let arrayClass = try XCTUnwrap(b.classUID("NSArray"))
+    let noObject = 250  // beyond the plist's objects, within one-byte references
     let broken = b.inline(
       .dictionary(
-        keys: [b.add(.string("NS.objects")), b.add(.string("$class"))],
-        values: [b.add(.array([])), b.add(.uid(999))]))
+        keys: [b.add(.string("$class")), noObject],
+        values: [b.add(.uid(arrayClass)), b.add(.array([]))]))
     let result = rk.result(
       "ORKChoiceQuestionResult", id: "q",
-      [
-        ("typedAnswerOrNoAnswer", .uid(b.array([b.string("a")]))),
-        ("choiceAnswers", .uid(broken)),
-      ])
+      [("typedAnswerOrNoAnswer", .uid(typed)), ("choiceAnswers", .uid(broken))])
+    XCTAssertLessThan(b.plist.count, 200, "one-byte references, none reaching object 250")
     XCTAssertThrowsError(try rk.runs([result])) { error in
-      XCTAssertTrue("\(error)".contains("999"), "\(error)")
+      XCTAssertTrue("\(error)".contains("250"), "\(error)")
     }
   }
 }
