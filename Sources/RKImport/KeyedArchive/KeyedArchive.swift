@@ -82,9 +82,14 @@ final class KeyedArchive {
     for index in 0..<top.count {
       let key = try plist.header(try plist.childRef(top, index))
       let value = try plist.header(try plist.childRef(top, top.count + index))
-      if plist.string(key, equals: "$objects") { objectArray = value }
-      if plist.string(key, equals: "$top") { topTable = value }
-      if plist.string(key, equals: "$archiver") { archiver = value }
+      // A key is one of the three at most: later comparisons are skipped once one matched.
+      if plist.string(key, equals: "$objects") {
+        objectArray = value
+      } else if plist.string(key, equals: "$top") {
+        topTable = value
+      } else if plist.string(key, equals: "$archiver") {
+        archiver = value
+      }
     }
     guard archiver?.type == .string, let objectArray, objectArray.type == .array,
       let topTable, topTable.type == .dictionary
