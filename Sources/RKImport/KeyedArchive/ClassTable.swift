@@ -18,6 +18,8 @@ final class ClassTable {
   /// another string only costs that string's lookup again.
   private let nameNumbers: UnsafeMutablePointer<UInt64>
   private static let nameSlotCount = 64
+  /// The allocation `counts`, `nameNumbers` and `slots` lie in.
+  private let storage: UnsafeMutableRawPointer
   /// The plist object numbers of the key strings `$classname` and `$classes`, once met (-1
   /// before): NSKeyedArchiver writes each once for all class records.
   @exclusivity(unchecked) var classNameKeyRef = -1
@@ -25,22 +27,28 @@ final class ClassTable {
 
   init(objectCount: Int) {
     slotCount = max(objectCount, 1)
-    slots = UnsafeMutablePointer<Int32>.allocate(capacity: slotCount)
-    slots.initialize(repeating: -1, count: slotCount)
-    counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+    // `counts`, `nameNumbers` and `slots` in one allocation (eight-byte words, then the
+    // four-byte slots): each allocation costs ~250 instructions an archive with its `free`.
+    let namesStart = 2 * MemoryLayout<Int>.stride
+    let slotsStart = namesStart + Self.nameSlotCount * MemoryLayout<UInt64>.stride
+    storage = UnsafeMutableRawPointer.allocate(
+      byteCount: slotsStart + slotCount * MemoryLayout<Int32>.stride,
+      alignment: MemoryLayout<UInt64>.alignment)
+    counts = storage.bindMemory(to: Int.self, capacity: 2)
     counts.initialize(repeating: 0, count: 2)
     counts[1] = 16
-    records = UnsafeMutablePointer<ArchiveClass>.allocate(capacity: 16)
-    nameNumbers = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.nameSlotCount)
+    nameNumbers = (storage + namesStart)
+      .bindMemory(to: UInt64.self, capacity: Self.nameSlotCount)
     nameNumbers.initialize(repeating: 0, count: Self.nameSlotCount)
+    slots = (storage + slotsStart).bindMemory(to: Int32.self, capacity: slotCount)
+    slots.initialize(repeating: -1, count: slotCount)
+    records = UnsafeMutablePointer<ArchiveClass>.allocate(capacity: 16)
   }
 
   deinit {
     records.deinitialize(count: counts[0])
     records.deallocate()
-    counts.deallocate()
-    slots.deallocate()
-    nameNumbers.deallocate()
+    storage.deallocate()
   }
 
   /// The name number of string object `ref`, remembered from an earlier call or else given
