@@ -63,6 +63,9 @@ final class KeyedArchive {
 
   /// Opens a binary or XML plist keyed archive.
   init(bytes: [UInt8]) throws(ImportError) {
+    // Read through a local until the end: each read of the stored property copied the
+    // document (its bytes retained and released), ~20 times an archive.
+    let plist: BPlistDocument
     if bytes.starts(with: BPlistDocument.magic) {
       plist = try BPlistDocument(bytes: bytes)
     } else if XMLPlistReader.looksLikeXML(bytes) {
@@ -70,6 +73,7 @@ final class KeyedArchive {
     } else {
       throw ImportError(reason: "not a property list (no bplist or XML header)")
     }
+    self.plist = plist
     keyNames = KeyNameCache(objectCount: plist.objectCount)
     keyIDs = KeyIDTable(objectCount: plist.objectCount)
     let top = try plist.header(plist.topObject)
@@ -125,16 +129,20 @@ final class KeyedArchive {
           complete = false
           return
         }
-        for index in 0..<count {
+        // The count is stored once, after the loop (stored per element, it was a store in
+        // every iteration).
+        var index = 0
+        while index < count {
           let ref = BPlistDocument.readBigEndian(
             base, at: objectArray.payloadOffset &+ index &* refSize, refSize)
           guard ref < objectCount else {
             complete = false
-            return
+            break
           }
           refs[index] = Int(ref)
-          initialized = index + 1
+          index &+= 1
         }
+        initialized = index
       }
     }
     guard complete else {
