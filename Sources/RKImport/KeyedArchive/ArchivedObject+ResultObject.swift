@@ -74,14 +74,21 @@ extension ArchivedObject: ResultObject {
   /// of `$objects` (how NSNumber answers and `questionType` are archived), read from the plist
   /// directly; nil for anything else, which the general path reads (and reports). No visit is
   /// counted for plain values on either path.
+  ///
+  /// (The document's method is called, not passed to `flatMap`: a method reference captured
+  /// a copy of the document, a retain and a release per number.)
   private func plainNumber(_ key: FieldKey) -> NumberValue? {
-    withArchive { archive in plainNumberHeader(key, in: archive).flatMap(archive.plist.number) }
+    withArchive { archive in
+      guard let header = plainNumberHeader(key, in: archive) else { return nil }
+      return archive.plist.number(header)
+    }
   }
 
   /// `plainNumber(key)?.double`, without the number's text.
   private func plainDouble(_ key: FieldKey) -> Double? {
     withArchive { archive in
-      plainNumberHeader(key, in: archive).flatMap(archive.plist.numberDouble)
+      guard let header = plainNumberHeader(key, in: archive) else { return nil }
+      return archive.plist.numberDouble(header)
     }
   }
 
