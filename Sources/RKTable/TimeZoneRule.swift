@@ -4,7 +4,8 @@ import Foundation
 /// Maps an instant to its offset from UTC in the output time zone.
 ///
 /// Offsets of named zones come from the system's tz database (Foundation `TimeZone`); they are
-/// cached per hour because looking them up is far slower than formatting.
+/// cached per UTC hour (an hour without a change of offset) because looking them up is far
+/// slower than formatting.
 public final class TimeZoneRule: @unchecked Sendable {
   /// The zone's identifier as given (`"UTC"`, `"Europe/Zurich"`).
   public let identifier: String
@@ -49,11 +50,18 @@ public final class TimeZoneRule: @unchecked Sendable {
     }
     let slot = Int(hour.magnitude % UInt64(Self.cacheSlots))
     if cachedHours[slot] == hour { return Int(cachedOffsets[slot]) }
-    let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
+    // An hour is cached only when it starts and ends with the same offset: zones half an hour
+    // off whole hours change at :30 UTC (St. John's, Adelaide, Lord Howe), and an hour holding
+    // both offsets cached one of them for every instant in it.
+    let first = zone.secondsFromGMT(for: Self.date(hour * 3_600_000))
+    let last = zone.secondsFromGMT(for: Self.date(hour * 3_600_000 + 3_599_999))
+    guard first == last else { return zone.secondsFromGMT(for: Self.date(ms)) }
     cachedHours[slot] = hour
-    cachedOffsets[slot] = Int32(clamping: offset)
-    return offset
+    cachedOffsets[slot] = Int32(clamping: first)
+    return first
   }
+
+  private static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 
   /// ISO 8601 text of an instant in this zone, with milliseconds.
   public func format(millisecondsSince1970 ms: Int64) -> String {
