@@ -177,6 +177,73 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertNil(archive.plainDateSeconds(uid: Int(other), depth: 1), "not an NSDate class")
   }
 
+  func testKeyLayout_SharedKeyObjects_ReusedOnlyForTheSameReferences() throws {
+    // Dictionaries whose key references are the same bytes as an earlier one's take its key
+    // codes (`ObjectTable.keyLayout`); the same count of other keys, or the same keys in
+    // another order, are read anew, and each object answers for its own keys.
+    let builder = ArchiveBuilder()
+    let first = builder.object(
+      "ORKBooleanQuestionResult", classes: ["ORKBooleanQuestionResult", "ORKResult", "NSObject"],
+      [("identifier", .string("first"))])
+    let resultClass = try XCTUnwrap(builder.classUID("ORKBooleanQuestionResult"))
+    let identifier = builder.add(.string("identifier"))
+    let questionType = builder.add(.string("questionType"))
+    let appNote = builder.add(.string("appNote"))
+    let marker = builder.add(.string("$class"))
+    func result(_ keys: [Int], _ name: String) -> UInt64 {
+      let values = keys.map { key in
+        switch key {
+        case identifier: builder.add(.string(name))
+        case questionType: builder.add(.integer(1))
+        case appNote: builder.add(.string("note"))
+        default: builder.add(.uid(resultClass))
+        }
+      }
+      return builder.inline(.dictionary(keys: keys, values: values))
+    }
+    let typed = result([identifier, questionType, marker], "typed")
+    let noted = result([identifier, appNote, marker], "noted")
+    let typedAgain = result([identifier, questionType, marker], "again")
+    let swapped = result([questionType, identifier, marker], "swapped")
+    let thirdKind = result([appNote, identifier, marker], "third")
+    let task = builder.object(
+      "ORKTaskResult", classes: resultChain,
+      [("results", .uids([first, typed, noted, typedAgain, swapped, thirdKind]))])
+    let archive = try KeyedArchive(bytes: builder.bytes(root: task))
+    func object(_ uid: UInt64) throws -> ArchivedObject {
+      // Anything but an object fails the test (an error thrown).
+      guard case .object(let object) = try archive.value(uid: uid, depth: 1) else {
+        throw ImportError(reason: "object \(uid) did not resolve to an object")
+      }
+      return object
+    }
+    /// Whether the table would give `uid`'s dictionary the codes of one read before.
+    func reuses(_ uid: UInt64) throws -> Bool {
+      let header = try archive.plist.header(archive.objectRefs[Int(uid)])
+      return archive.plist.bytes.withUnsafeBufferPointer { buffer in
+        archive.objects.keyLayout(
+          count: header.count, keyReferences: header.payloadOffset,
+          refSize: archive.plist.refSize, in: buffer.baseAddress!) != nil
+      }
+    }
+    let typedObject = try object(typed)
+    XCTAssertTrue(try reuses(typedAgain), "the same key references as `typed`")
+    XCTAssertFalse(try reuses(noted), "another key in place of questionType")
+    XCTAssertFalse(try reuses(swapped), "the same keys in another order")
+    let objects = [typedObject, try object(noted), try object(typedAgain), try object(swapped)]
+    XCTAssertEqual(
+      try objects.map { try $0.string(.identifier) }, ["typed", "noted", "again", "swapped"])
+    XCTAssertEqual(objects.map { $0.knownKeys.contains(.questionType) }, [true, false, true, true])
+    XCTAssertEqual(try objects.map { try $0.integer(.questionType) }, [1, nil, 1, 1])
+    XCTAssertEqual(
+      try objects.map { try $0.otherFields(skipping: KeysRead.base).map(\.name) },
+      [["questionType"], ["appNote"], ["questionType"], ["questionType"]])
+    // A third order of three keys, after `swapped` and `noted` took the two places: read anew.
+    let third = try object(thirdKind)
+    XCTAssertEqual(try third.string(.identifier), "third")
+    XCTAssertEqual(try third.otherFields(skipping: KeysRead.base).map(\.name), ["appNote"])
+  }
+
   func testPlainDate_ClassRecordUnreadable_LeftToTheGeneralPathsError() throws {
     // `$class` names a string, not a class record: the plain reader gives up, and resolving
     // the date reports it.

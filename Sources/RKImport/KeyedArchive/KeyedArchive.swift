@@ -544,7 +544,8 @@ final class KeyedArchive {
   ///
   /// Two loops: the first reads the references and writes the pairs, the second sums up their
   /// keys. One loop doing both kept too much state to hold in registers (~125 instructions a
-  /// pair, most of them spills).
+  /// pair, most of them spills). A dictionary whose key references repeat a recent one's
+  /// (`ObjectTable.keyLayout`) takes that one's codes and sum and reads only the values.
   private func readPairs(
     _ header: PlistObjectHeader, in buffer: UnsafeBufferPointer<UInt8>,
     into pairs: UnsafeMutablePointer<KeyPair>?
@@ -580,21 +581,31 @@ final class KeyedArchive {
     let tableStart = plist.offsetTableOffset
     let uidCount = UInt64(objectRefs.count)
     let valueRefs = keyRefs &+ count &* refSize
+    // Objects of one class list the same key objects in the same order (NSKeyedArchiver
+    // stores each key string once): when the key references are the bytes of the last
+    // dictionary with as many keys, its codes and summary are taken, not read again.
+    let layout = objects.keyLayout(
+      count: count, keyReferences: keyRefs, refSize: refSize, in: base)
     // The first value reference out of range: that pair and the later ones keep their key's
     // code only, and the pairs are not used.
     var firstMisfit = count
     for index in 0..<count {
-      let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs &+ index &* refSize, refSize)
-      guard keyRef < objectCount else {
-        // `scanKeys` then reads the keys through the checked path: nothing else counts.
-        pass.keyOutOfRange = true
-        pass.pairsComplete = false
-        return pass
+      let code: UInt8
+      if let layout {
+        code = layout.codes[index]
+      } else {
+        let keyRef = BPlistDocument.readBigEndian(base, at: keyRefs &+ index &* refSize, refSize)
+        guard keyRef < objectCount else {
+          // `scanKeys` then reads the keys through the checked path: nothing else counts.
+          pass.keyOutOfRange = true
+          pass.pairsComplete = false
+          return pass
+        }
+        // Not-a-string keys keep their own code: no lookup asks for it, and the listing of
+        // other fields reads them by name (and reports them) as for any unknown key.
+        code = keyIDs.code(
+          Int(keyRef), at: base, count: buffer.count, in: plist, matching: matcher)
       }
-      // Not-a-string keys keep their own code: no lookup asks for it, and the listing of
-      // other fields reads them by name (and reports them) as for any unknown key.
-      let code = keyIDs.code(
-        Int(keyRef), at: base, count: buffer.count, in: plist, matching: matcher)
       let valueRef = BPlistDocument.readBigEndian(base, at: valueRefs &+ index &* refSize, refSize)
       guard valueRef < objectCount, firstMisfit == count else {
         firstMisfit = min(firstMisfit, index)
@@ -616,7 +627,15 @@ final class KeyedArchive {
       }
       pairs[index] = KeyPair(code: code, ref: Int(valueRef))
     }
-    for index in 0..<count { pass.note(pairs[index].code, at: index) }
+    if let layout {
+      pass.keys = layout.summary.keys
+      pass.classEntry = layout.summary.classEntry
+    } else {
+      for index in 0..<count { pass.note(pairs[index].code, at: index) }
+      objects.rememberKeyLayout(
+        count: count, keyReferences: keyRefs, pairs: pairs,
+        summary: KeyLayout(keys: pass.keys, classEntry: pass.classEntry))
+    }
     pass.pairsComplete = firstMisfit == count
     // The UID under the last `$class`, when its pair was decoded as one.
     if pass.classEntry >= 0, pass.classEntry < firstMisfit, pairs[pass.classEntry].isUID {

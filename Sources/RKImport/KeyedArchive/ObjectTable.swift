@@ -1,6 +1,11 @@
 // Archive objects resolved once, in flat per-archive storage: decoders reach the same object
 // several times (a question's answer is probed for "no answer", presence, then read), and
 // every lookup after the first is a short scan over a few integers.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What resolving one archive object found: where its dictionary lies, its class record, the
 /// `FieldKey`s it holds, and where its key/value pairs start in the table's pair storage.
@@ -60,9 +65,18 @@ final class ObjectTable {
   /// `pairCount[0]` pairs are in use (one cell: no exclusivity check per object).
   private let pairCount: UnsafeMutablePointer<Int>
   let pairs: UnsafeMutablePointer<KeyPair>
-  /// The one allocation the five arrays above lie in (an allocation costs ~250 instructions
-  /// an archive with its `free`): the count, entries, dates and pairs, all of eight-byte
-  /// alignment, then the states.
+  /// Per key count below `keyLayoutLimit`, for the last two dictionaries read with that many
+  /// keys (objects of two classes often alternate), newest first: where in the plist their key
+  /// references start (-1: none yet), what their keys came to, and (`keyLayoutCodes`,
+  /// `keyLayoutLimit` bytes each) their codes.
+  private let keyLayoutStarts: UnsafeMutablePointer<Int>
+  private let keyLayoutSummaries: UnsafeMutablePointer<KeyLayout>
+  private let keyLayoutCodes: UnsafeMutablePointer<UInt8>
+  private static let keyLayoutLimit = 32
+  private static let keyLayoutSlots = 2 * keyLayoutLimit
+  /// The one allocation the arrays above lie in (an allocation costs ~250 instructions an
+  /// archive with its `free`): the count, entries, dates, pairs and key layouts, all of
+  /// eight-byte alignment, then the states and the key layouts' codes.
   private let storage: UnsafeMutableRawPointer
 
   /// `objectCount` UIDs; `pairLimit` caps the pair storage (the plist's size bounds the pairs
@@ -73,14 +87,20 @@ final class ObjectTable {
     let entriesStart = MemoryLayout<Int>.stride
     let datesStart = entriesStart + capacity * MemoryLayout<ResolvedObject>.stride
     let pairsStart = datesStart + capacity * MemoryLayout<Double>.stride
-    let statesStart = pairsStart + pairCapacity * MemoryLayout<KeyPair>.stride
+    let layoutStartsStart = pairsStart + pairCapacity * MemoryLayout<KeyPair>.stride
+    let layoutsStart = layoutStartsStart + Self.keyLayoutSlots * MemoryLayout<Int>.stride
+    let statesStart = layoutsStart + Self.keyLayoutSlots * MemoryLayout<KeyLayout>.stride
+    let codesStart = statesStart + capacity
     // Every start above is then a multiple of its array's alignment (eight bytes at most).
     assert(
       MemoryLayout<ResolvedObject>.alignment <= MemoryLayout<Int>.alignment
         && MemoryLayout<ResolvedObject>.stride % MemoryLayout<Int>.alignment == 0
-        && MemoryLayout<KeyPair>.alignment <= MemoryLayout<Int>.alignment)
+        && MemoryLayout<KeyPair>.alignment <= MemoryLayout<Int>.alignment
+        && MemoryLayout<KeyLayout>.alignment <= MemoryLayout<Int>.alignment
+        && MemoryLayout<KeyLayout>.stride % MemoryLayout<Int>.alignment == 0)
     storage = UnsafeMutableRawPointer.allocate(
-      byteCount: statesStart + capacity, alignment: MemoryLayout<Int>.alignment)
+      byteCount: codesStart + Self.keyLayoutSlots * Self.keyLayoutLimit,
+      alignment: MemoryLayout<Int>.alignment)
     pairCount = storage.bindMemory(to: Int.self, capacity: 1)
     pairCount.initialize(to: 0)
     entries = (storage + entriesStart).bindMemory(to: ResolvedObject.self, capacity: capacity)
@@ -88,11 +108,19 @@ final class ObjectTable {
     pairs = (storage + pairsStart).bindMemory(to: KeyPair.self, capacity: pairCapacity)
     states = (storage + statesStart).bindMemory(to: UInt8.self, capacity: capacity)
     states.initialize(repeating: Self.unknown, count: capacity)
+    keyLayoutStarts = (storage + layoutStartsStart)
+      .bindMemory(to: Int.self, capacity: Self.keyLayoutSlots)
+    keyLayoutStarts.initialize(repeating: -1, count: Self.keyLayoutSlots)
+    // Summaries and codes are written before a start is set (`rememberKeyLayout`).
+    keyLayoutSummaries = (storage + layoutsStart)
+      .bindMemory(to: KeyLayout.self, capacity: Self.keyLayoutSlots)
+    keyLayoutCodes = (storage + codesStart)
+      .bindMemory(to: UInt8.self, capacity: Self.keyLayoutSlots * Self.keyLayoutLimit)
   }
 
   deinit {
-    // `Int`, `ResolvedObject`, `Double`, `KeyPair` and `UInt8` are trivial: nothing to
-    // deinitialise.
+    // `Int`, `ResolvedObject`, `Double`, `KeyPair`, `KeyLayout` and `UInt8` are trivial:
+    // nothing to deinitialise.
     storage.deallocate()
   }
 
@@ -134,4 +162,55 @@ final class ObjectTable {
 
   /// Gives back the pairs reserved last (an object whose pairs could not all be read).
   func releasePairs(from start: Int) { pairCount.pointee = start }
+
+  /// The key codes and summary of a dictionary of `count` keys whose key references, at
+  /// `keyReferences` in `base` (`count * refSize` bytes), are the same bytes as those of one
+  /// of the last two dictionaries of that many keys remembered: the same key objects, so the
+  /// same keys (`KeyedArchive.readPairs`). nil otherwise.
+  @inline(__always)
+  func keyLayout(
+    count: Int, keyReferences: Int, refSize: Int, in base: UnsafePointer<UInt8>
+  ) -> (codes: UnsafePointer<UInt8>, summary: KeyLayout)? {
+    guard count > 0, count < Self.keyLayoutLimit else { return nil }
+    for slot in (2 &* count)..<(2 &* count &+ 2) {
+      let start = keyLayoutStarts[slot]
+      guard start >= 0 else { return nil }
+      if start == keyReferences
+        || memcmp(base + start, base + keyReferences, count &* refSize) == 0
+      {
+        return (
+          UnsafePointer(keyLayoutCodes + slot &* Self.keyLayoutLimit), keyLayoutSummaries[slot]
+        )
+      }
+    }
+    return nil
+  }
+
+  /// Remembers the key codes (in `pairs`) and summary of a dictionary of `count` keys whose
+  /// key references (all in range) start at `keyReferences`, as the newest of its count (the
+  /// newest before becomes the other).
+  @inline(__always)
+  func rememberKeyLayout(
+    count: Int, keyReferences: Int, pairs: UnsafePointer<KeyPair>, summary: KeyLayout
+  ) {
+    guard count > 0, count < Self.keyLayoutLimit else { return }
+    let newest = 2 &* count
+    let codes = keyLayoutCodes + newest &* Self.keyLayoutLimit
+    // Trivial values: initialising over earlier ones is a plain store.
+    if keyLayoutStarts[newest] >= 0 {
+      (codes + Self.keyLayoutLimit).initialize(from: codes, count: count)
+      (keyLayoutSummaries + (newest &+ 1)).initialize(to: keyLayoutSummaries[newest])
+      keyLayoutStarts[newest &+ 1] = keyLayoutStarts[newest]
+    }
+    for index in 0..<count { (codes + index).initialize(to: pairs[index].code) }
+    (keyLayoutSummaries + newest).initialize(to: summary)
+    keyLayoutStarts[newest] = keyReferences
+  }
+}
+
+/// What a dictionary's keys came to, apart from their codes: the `FieldKey`s among them and
+/// the index of the last `$class` key (-1 without one).
+struct KeyLayout {
+  var keys: FieldKeySet
+  var classEntry: Int
 }
