@@ -53,11 +53,6 @@ final class KeyedArchive {
   /// Object visits left (one cell: plain storage, no exclusivity check per visit); stops
   /// exponential re-decoding of shared objects.
   private let visitsLeft: UnsafeMutablePointer<Int>
-  /// For each plain reader (dates, UUIDs, arrays: `plainKeySlots`), the plist references of the
-  /// two keys of the last object it read, wanted key first (-1: none). NSKeyedArchiver stores
-  /// each key string once, so an archive's dates all refer to the same two: a match needs
-  /// neither key read again. Stored after `visitsLeft`, in the same allocation.
-  private var plainKeyRefs: UnsafeMutablePointer<Int> { visitsLeft + 1 }
 
   deinit { visitsLeft.deallocate() }
 
@@ -109,9 +104,8 @@ final class KeyedArchive {
     pairs = objects.pairs
     rootUID = try Self.rootUID(in: topTable, plist: plist, objectCount: refs.count)
     // Allocated last: nothing throws after this, so `deinit` always frees it.
-    visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1 + 2 * Self.plainKeySlots)
+    visitsLeft = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     visitsLeft.initialize(to: 4 * plist.bytes.count + 10_000)
-    (visitsLeft + 1).initialize(repeating: -1, count: 2 * Self.plainKeySlots)
   }
 
   /// The plist object number of each element of `$objects` (a checked array header), read
@@ -315,15 +309,16 @@ final class KeyedArchive {
 
   /// What the plain readers share: archive object `uid`, not resolved yet, when it is a
   /// dictionary of exactly two pairs (marker 0xD2), `$class` (a UID within `$objects` naming a
-  /// class record, read now if it was not yet) and `key`, whose value `read` accepts. Returns `read`'s result
-  /// and the class record's index; nil for anything else.
+  /// class record, read now if it was not yet) and `key`, whose value `read` accepts. Returns
+  /// `read`'s result and the class record's index; nil for anything else.
   ///
   /// Reads from the buffer as `readPairs` does (the offset table was checked when the plist
   /// was opened); the checks are `checkedOffset`'s and `inlineUID`'s. The keys are compared in
   /// place first, marker and text as words (`storedKey` for `key`): corelibs-written archives
   /// store every key string anew, so the key cache seldom knows them, and a match is what the
-  /// cache would say (the same bytes, within the object area); two key references this reader
-  /// (`slot`) matched last are taken as they were then. `read` gets the value's plist
+  /// cache would say (the same bytes, within the object area); the two key references this
+  /// reader (`slot`) matched last are taken as they were then
+  /// (`ObjectTable.plainKeyReferences`). `read` gets the value's plist
   /// reference, its offset and the bytes left before the offset table.
   private func plainPair<Value>(
     uid: Int, depth: Int, key wanted: FieldKey, slot: Int,
@@ -360,7 +355,7 @@ final class KeyedArchive {
         let value1 = offset(of: valueRefs.1)
       else { return nil }
       // The keys of this reader's last object, in either order: the same key objects.
-      let known = plainKeyRefs + 2 * slot
+      let known = objects.plainKeyReferences(slot)
       let wantedFirst: Bool
       if keyRefs.0 == known[0] && keyRefs.1 == known[1] {
         wantedFirst = true
@@ -420,10 +415,6 @@ final class KeyedArchive {
   private func otherKeyCode(_ keyRef: Int, at base: UnsafePointer<UInt8>, count: Int) -> UInt8 {
     keyIDs.code(keyRef, at: base, count: count, in: plist, matching: FieldKeyMatcher.table)
   }
-
-  /// The plain readers remembering their keys' references (`plainKeyRefs`): `slot` 0 dates,
-  /// 1 UUIDs, 2 arrays.
-  private static let plainKeySlots = 3
 
   /// The eight bytes at `offset` as a little-endian word: a key's marker and first characters,
   /// compared in one step. Eight bytes are readable at any object: the offset table and the

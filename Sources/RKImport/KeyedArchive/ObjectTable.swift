@@ -65,18 +65,26 @@ final class ObjectTable {
   /// `pairCount[0]` pairs are in use (one cell: no exclusivity check per object).
   private let pairCount: UnsafeMutablePointer<Int>
   let pairs: UnsafeMutablePointer<KeyPair>
-  /// Per key count below `keyLayoutLimit`, for the last two dictionaries read with that many
-  /// keys (objects of two classes often alternate), newest first: where in the plist their key
-  /// references start (-1: none yet), what their keys came to, and (`keyLayoutCodes`,
-  /// `keyLayoutLimit` bytes each) their codes.
+  // Two memos of key references, both resting on NSKeyedArchiver storing each key string
+  // once (objects of one class refer to the same key objects). They are kept apart because
+  // their objects come apart: the plain readers' two-pair objects of three kinds (dates,
+  // UUIDs, arrays) would take turns in the key layouts' places for two keys.
+  /// Per key count below `keyLayoutLimit`, for the last two dictionaries `readPairs` read with
+  /// that many keys (objects of two classes often alternate), newest first: where in the plist
+  /// their key references start (-1: none yet), what their keys came to, and
+  /// (`keyLayoutCodes`, `keyLayoutLimit` bytes each) their codes.
   private let keyLayoutStarts: UnsafeMutablePointer<Int>
   private let keyLayoutSummaries: UnsafeMutablePointer<KeyLayout>
   private let keyLayoutCodes: UnsafeMutablePointer<UInt8>
   private static let keyLayoutLimit = 32
   private static let keyLayoutSlots = 2 * keyLayoutLimit
+  /// For each plain reader of `KeyedArchive` (`plainKeyReferences`), the plist references of
+  /// the two keys of the last object it read, wanted key first (-1: none).
+  private let plainKeys: UnsafeMutablePointer<Int>
+  private static let plainReaders = 3
   /// The one allocation the arrays above lie in (an allocation costs ~250 instructions an
-  /// archive with its `free`): the count, entries, dates, pairs and key layouts, all of
-  /// eight-byte alignment, then the states and the key layouts' codes.
+  /// archive with its `free`): the count, entries, dates, pairs, key layouts and plain
+  /// readers' keys, all of eight-byte alignment, then the states and the key layouts' codes.
   private let storage: UnsafeMutableRawPointer
 
   /// `objectCount` UIDs; `pairLimit` caps the pair storage (the plist's size bounds the pairs
@@ -89,7 +97,8 @@ final class ObjectTable {
     let pairsStart = datesStart + capacity * MemoryLayout<Double>.stride
     let layoutStartsStart = pairsStart + pairCapacity * MemoryLayout<KeyPair>.stride
     let layoutsStart = layoutStartsStart + Self.keyLayoutSlots * MemoryLayout<Int>.stride
-    let statesStart = layoutsStart + Self.keyLayoutSlots * MemoryLayout<KeyLayout>.stride
+    let plainKeysStart = layoutsStart + Self.keyLayoutSlots * MemoryLayout<KeyLayout>.stride
+    let statesStart = plainKeysStart + 2 * Self.plainReaders * MemoryLayout<Int>.stride
     let codesStart = statesStart + capacity
     // Every start above is then a multiple of its array's alignment (eight bytes at most).
     assert(
@@ -116,6 +125,8 @@ final class ObjectTable {
       .bindMemory(to: KeyLayout.self, capacity: Self.keyLayoutSlots)
     keyLayoutCodes = (storage + codesStart)
       .bindMemory(to: UInt8.self, capacity: Self.keyLayoutSlots * Self.keyLayoutLimit)
+    plainKeys = (storage + plainKeysStart).bindMemory(to: Int.self, capacity: 2 * Self.plainReaders)
+    plainKeys.initialize(repeating: -1, count: 2 * Self.plainReaders)
   }
 
   deinit {
@@ -184,6 +195,14 @@ final class ObjectTable {
       }
     }
     return nil
+  }
+
+  /// The two key references plain reader `reader` (0 dates, 1 UUIDs, 2 arrays) matched last,
+  /// wanted key first, for it to read and set (`KeyedArchive.plainPair`): an archive's dates
+  /// all refer to the same two key objects, and a match needs neither key read again.
+  @inline(__always)
+  func plainKeyReferences(_ reader: Int) -> UnsafeMutablePointer<Int> {
+    plainKeys + 2 &* reader
   }
 
   /// Remembers the key codes (in `pairs`) and summary of a dictionary of `count` keys whose
