@@ -1,5 +1,6 @@
 // A fast 64-bit content fingerprint for the --state file: FNV-1a, no cryptographic claim.
 import Foundation
+import RKImport
 
 /// FNV-1a over 64 bits (offset basis 14695981039346656037, prime 1099511628211, as published by
 /// Fowler, Noll and Vo). It tells an overwritten archive from an untouched one; it does not resist
@@ -31,7 +32,7 @@ public struct ContentHash: Sendable {
   /// it: as much as importing the file.)
   public static func ofFile(atPath path: String) -> String? {
     // Non-blocking: opening a named pipe would otherwise wait for a writer forever.
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    let fd = FileSystemName.openPath(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var info = stat()

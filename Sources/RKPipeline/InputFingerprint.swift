@@ -30,8 +30,8 @@ struct InputFingerprint: Sendable, Equatable {
     case .zipEntry(let zip, _), .nestedZipEntry(let zip, _, _), .bridgeZip(let zip, _, _):
       return [zip]
     case .bridgeFolder(let path):
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-      return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }
+      let names = FolderListing.visibleNames(inFolder: path) ?? []
+      return names.map { path + "/" + $0 }
     }
   }
 
@@ -50,7 +50,7 @@ struct InputFingerprint: Sendable, Equatable {
   /// Size and modification time of one file; nil when it is missing.
   static func of(file: String) -> InputFingerprint? {
     var info = stat()
-    guard stat(file, &info) == 0 else { return nil }
+    guard FileSystemName.status(file, &info) == 0 else { return nil }
     let seconds = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     return InputFingerprint(size: Int64(info.st_size), modified: seconds)
   }

@@ -2,6 +2,7 @@
 import ArgumentParser
 import CMallocPolicy
 import Foundation
+import RKImport
 
 /// design.md §4 says a usage error exits 2; ArgumentParser's default is 64 (EX_USAGE).
 func exitStatus(for error: Error) -> Int32 {
@@ -20,7 +21,12 @@ _ = rk_malloc_return_large_blocks()
 /// arguments the export command does not accept as they are (help, version, a mistake), go
 /// through the root command, so its messages, help and exit statuses are unchanged.
 func parsedCommand() throws -> ParsableCommand {
-  let arguments = Array(CommandLine.arguments.dropFirst())
+  // Made from the bytes as file names are (`FileSystemName`): an input path that is not valid
+  // UTF-8 then names its file, where `CommandLine.arguments` repairs it past opening.
+  let arguments = (1..<Int(CommandLine.argc)).map { index -> String in
+    guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+    return FileSystemName.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+  }
   // The root's own words: its subcommands, and what ArgumentParser adds (`help`, help and
   // version flags, shell completion and help dumps), answered for the root command.
   let rootWords =

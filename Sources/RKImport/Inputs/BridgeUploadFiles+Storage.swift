@@ -6,26 +6,29 @@ extension BridgeUploadFiles {
   /// The files below `path` (recursively, hidden entries skipped), each read up to `limit` bytes.
   public static func folder(_ path: String, limit: Int64) throws -> BridgeUploadFiles {
     var names: [String] = []
-    var visited = Set<String>()
+    var visited = Set<InputWalker.FolderIdentity>()
     listFolder(path, prefix: "", into: &names, visited: &visited)
     return BridgeUploadFiles(names: names.sorted()) { name in
       try readFile(path + "/" + name, limit: limit)
     }
   }
 
+  /// Appends the files below the folder at `path` (links followed; a folder met again
+  /// through a link is listed once) to `names`, each after `prefix`.
   private static func listFolder(
-    _ path: String, prefix: String, into names: inout [String], visited: inout Set<String>
+    _ path: String, prefix: String, into names: inout [String],
+    visited: inout Set<InputWalker.FolderIdentity>
   ) {
-    guard visited.insert((path as NSString).resolvingSymlinksInPath).inserted,
-      let children = try? FileManager.default.contentsOfDirectory(atPath: path)
+    var info = stat()
+    guard FileSystemName.status(path, &info) == 0,
+      visited.insert(InputWalker.FolderIdentity(info)).inserted,
+      let listing = FolderListing(path)
     else { return }
-    for child in children.sorted() where !child.hasPrefix(".") {
-      var isDirectory: ObjCBool = false
+    for entry in listing.visibleInOrder() {
+      let child = listing.name(entry)
       let full = path + "/" + child
-      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) else {
-        continue
-      }
-      if isDirectory.boolValue {
+      guard FileSystemName.status(full, &info) == 0 else { continue }
+      if (info.st_mode & S_IFMT) == S_IFDIR {
         listFolder(full, prefix: prefix + child + "/", into: &names, visited: &visited)
       } else {
         names.append(prefix + child)

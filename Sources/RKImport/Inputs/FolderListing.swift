@@ -6,10 +6,10 @@ import Foundation
 /// The entries of one folder (without `.` and `..`): every name's bytes one after the other in
 /// one buffer, with its `readdir` type. An entry is its index.
 ///
-/// Names are UTF-8 as `String(decoding:as:)` makes them (a name that is not valid UTF-8 is
-/// repaired, as the walk always read names); all-ASCII folders, nearly all, are ordered by
-/// their bytes, which is String order for ASCII; others as Strings (canonical equivalence).
-struct FolderListing {
+/// Names are Strings as `FileSystemName` makes them (a name that is not valid UTF-8 keeps its
+/// bytes as private-use characters); all-ASCII folders, nearly all, are ordered by their
+/// bytes, which is String order for ASCII; others as Strings (canonical equivalence).
+public struct FolderListing {
   private struct Span {
     var start: Int
     var count: Int
@@ -22,7 +22,7 @@ struct FolderListing {
 
   /// The entries of the folder at `path`; nil when it cannot be opened.
   init?(_ path: String) {
-    guard let folder = opendir(path) else { return nil }
+    guard let folder = FileSystemName.withPath(path, { opendir($0) }) else { return nil }
     defer { closedir(folder) }
     while let entry = readdir(folder) {
       let type = Int(entry.pointee.d_type)
@@ -54,18 +54,27 @@ struct FolderListing {
     bytes.append(contentsOf: name)
   }
 
-  /// Sees whether every name is ASCII; if not, keeps each name as its String's UTF-8 (the
-  /// repaired text), so that every later question is asked of the names the walk uses.
+  /// Sees whether every name is ASCII; if not, keeps each name as its String's UTF-8 (see
+  /// `FileSystemName`), so that every later question is asked of the names the walk uses.
   private mutating func finish() {
     isASCII = bytes.allSatisfy { $0 < 0x80 }
     guard !isASCII else { return }
-    let names = spans.indices.map { name($0) }
+    let names = bytes.withUnsafeBufferPointer { all in
+      spans.indices.map { FileSystemName.string(slice(all, $0)) }
+    }
     bytes = []
     for index in spans.indices {
       spans[index].start = bytes.count
       spans[index].count = names[index].utf8.count
       bytes.append(contentsOf: names[index].utf8)
     }
+  }
+
+  /// The names of the folder's entries that are not hidden, in String order (see
+  /// `FileSystemName`); nil when it cannot be listed.
+  public static func visibleNames(inFolder path: String) -> [String]? {
+    guard let listing = FolderListing(path) else { return nil }
+    return listing.visibleInOrder().map { listing.name($0) }
   }
 
   func type(_ entry: Int) -> Int { spans[entry].type }

@@ -28,7 +28,7 @@ final class FolderOpener {
 
   /// `open(path, flags)`, by name within the folder when it is the last one opened in.
   func openFile(_ path: String, _ flags: Int32) -> Int32 {
-    path.withCString { text -> Int32 in
+    FileSystemName.withPath(path) { text -> Int32 in
       // The C string open(2) gets: up to the first NUL, as the full path's open reads it.
       let bytes = UnsafeBufferPointer(
         start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))

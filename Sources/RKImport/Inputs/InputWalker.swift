@@ -66,8 +66,8 @@ public struct InputWalker: Sendable {
     var list = streamDirectory.map { InputItemList(streamDirectory: $0) } ?? InputItemList()
     var problems: [PlacedProblem] = []
     for root in roots {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+      var rootInfo = stat()
+      guard FileSystemName.status(root, &rootInfo) == 0 else {
         problems.append(
           PlacedProblem(
             error: ImportError(file: root, reason: "no such file or folder"), before: list.count))
@@ -76,15 +76,16 @@ public struct InputWalker: Sendable {
       var found = Found(items: list)
       list = InputItemList()
       let start = found.items.count
+      let isDirectory = (rootInfo.st_mode & S_IFMT) == S_IFDIR
       let name = (root as NSString).lastPathComponent
-      let isUpload = isDirectory.boolValue && isBridgeFolder(root)
+      let isUpload = isDirectory && isBridgeFolder(root)
       found.items.beginRoot(
-        path: root, label: InputWalker.rootLabel(root), isDirectory: isDirectory.boolValue,
+        path: root, label: InputWalker.rootLabel(root), isDirectory: isDirectory,
         labelsRoots: roots.count > 1, filesUnopened: opensFilesAtImport,
-        ownName: isDirectory.boolValue && !isUpload ? nil : name)
+        ownName: isDirectory && !isUpload ? nil : name)
       if isUpload {
         found.items.append(bridgeFolderItem(root, display: name, folders: []))
-      } else if isDirectory.boolValue {
+      } else if isDirectory {
         var visited = Set<FolderIdentity>()
         var tree = FolderTree()
         listTree(root, relative: [], into: &tree, found: &found, visited: &visited)
@@ -264,7 +265,7 @@ public struct InputWalker: Sendable {
       if type == DT_LNK || type == DT_UNKNOWN {
         // A link (followed, as any path) or a file system that does not type its entries.
         var target = stat()
-        guard stat(child, &target) == 0 else { continue }
+        guard FileSystemName.status(child, &target) == 0 else { continue }
         isDirectory = (target.st_mode & S_IFMT) == S_IFDIR
       }
       if isDirectory, look?.isBridge ?? isBridgeFolder(child) {
@@ -303,8 +304,8 @@ public struct InputWalker: Sendable {
   /// The folder's device and inode; nil when `stat` fails.
   private func folderIdentity(_ path: String) -> FolderIdentity? {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    guard FileSystemName.status(path, &info) == 0 else { return nil }
+    return FolderIdentity(info)
   }
 
   /// What `listTree` asks of a subfolder before going into it, as it would ask it: whether it
@@ -439,12 +440,19 @@ public struct InputWalker: Sendable {
   /// True when the folder holds a file `info.json` shaped like a Bridge upload's.
   private func isBridgeFolder(_ path: String) -> Bool {
     let info = path + "/info.json"
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: info, isDirectory: &isDirectory),
-      !isDirectory.boolValue, let bytes = try? readFile(info, limit: 1 << 20),
+    var status = stat()
+    guard FileSystemName.status(info, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR,
+      let bytes = try? readFile(info, limit: 1 << 20),
       let value = try? JSONParser().parse(bytes)
     else { return false }
     return BridgeUploadReader.isUploadInfo(value)
+  }
+}
+
+extension InputWalker.FolderIdentity {
+  /// The identity `stat` gave.
+  init(_ info: stat) {
+    self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 }
 
@@ -478,9 +486,9 @@ struct FileProbe: Sendable {
   init?(_ path: String) {
     var info = stat()
     // Non-blocking: opening a named pipe would otherwise wait for a writer forever.
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    let fd = FileSystemName.openPath(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
-      guard stat(path, &info) == 0 else { return nil }
+      guard FileSystemName.status(path, &info) == 0 else { return nil }
       size = Int64(info.st_size)
       isZip = false
       isRegular = (info.st_mode & S_IFMT) == S_IFREG
@@ -508,5 +516,5 @@ struct FileProbe: Sendable {
 /// The size of the file at `path` (links followed); 0 when it cannot be stat'ed.
 func fileSize(_ path: String) -> Int64 {
   var info = stat()
-  return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+  return FileSystemName.status(path, &info) == 0 ? Int64(info.st_size) : 0
 }

@@ -70,7 +70,9 @@ final class ZipReader {
   {
     let archive: Archive
     do {
-      archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+      archive = try FileSystemName.withOpenedPath(path) {
+        try Archive(url: URL(fileURLWithPath: $0), accessMode: .read)
+      }
     } catch {
       throw ImportError(reason: "damaged zip: \(error)")
     }
@@ -233,7 +235,7 @@ final class ZipReader {
 
   /// Scans a zip file's central directory with positioned reads (no whole-file load).
   private static func scanFile(_ path: String, limits: ZipLimits) throws -> [ZipDirectoryRecord] {
-    let fd = open(path, O_RDONLY)
+    let fd = FileSystemName.openPath(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw ImportError(reason: "cannot open: \(String(cString: strerror(errno)))")
     }
