@@ -49,8 +49,13 @@ public enum FileSystemName {
 
   /// Whether `text` holds a mapped byte (and so differs from the bytes it names).
   static func holdsMappedBytes(_ text: String) -> Bool {
-    text.utf8.contains(0xEE)
-      && text.unicodeScalars.contains { (0xEF80...0xEFFF).contains($0.value) }
+    // A mapped character's UTF-8 begins EE: `memchr` rules nearly every path out at once (the
+    // UTF-8 view's `contains` cost ~1,800 instructions a path).
+    let holdsEE =
+      text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.baseAddress.map { memchr($0, 0xEE, bytes.count) != nil } ?? false
+      } ?? text.utf8.contains(0xEE)
+    return holdsEE && text.unicodeScalars.contains { (0xEF80...0xEFFF).contains($0.value) }
   }
 
   /// The bytes `text` was made from by `string(_:)`.
