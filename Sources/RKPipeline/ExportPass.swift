@@ -74,7 +74,7 @@ struct ExportPass {
         // Listed unopened (never with --state): read now, telling a zip as the walk would.
         switch importer.readUnopened(piece.item) {
         case .bytes(let read): bytes = read
-        case .zip(let size): return zipFound(piece, size: size)
+        case .zip(let size, let zipBytes): return zipFound(piece, size: size, bytes: zipBytes)
         case .failed(let outcome):
           return Found(piece: piece, outcome: outcome, hash: "", prepared: nil)
         }
@@ -121,8 +121,13 @@ struct ExportPass {
 
     /// A zip found where the walk listed a plain file: its few items read here, or a note
     /// that it is one.
-    private func zipFound(_ piece: IncrementalPlan.Work, size: Int64) -> Found {
-      guard let (items, problems) = walker.zipContents(of: piece.item, zipSize: size) else {
+    private func zipFound(
+      _ piece: IncrementalPlan.Work, size: Int64, bytes: InputImporter.ZipBytes
+    ) -> Found {
+      guard
+        let (items, problems) = importer.zipContents(
+          of: piece.item, size: size, bytes: bytes, walker: walker)
+      else {
         return read(piece.asOpened)
       }
       let zip: ZipFound

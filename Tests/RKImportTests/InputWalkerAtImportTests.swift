@@ -78,14 +78,15 @@ final class InputWalkerAtImportTests: XCTestCase {
     {
       switch try readFileUnlessZip(path, limit: limit, peekAbove: peekAbove) {
       case .bytes(let bytes): "bytes \(bytes.count)"
-      case .zip(let size): "zip \(size)"
+      case .zip(let size, let bytes): "zip \(size)" + (bytes == nil ? "" : " read")
       case .larger(let size): "larger \(size)"
       }
     }
     let zipPath = try write(zip, "z.bin")
     let textPath = try write(text, "t.txt")
-    // Read whole and told by its bytes, or peeked at first (above `peekAbove`): the same.
-    XCTAssertEqual(try read(zipPath), "zip \(zip.count)")
+    // Read whole and told by its bytes (which are kept for listing it), or peeked at first
+    // (above `peekAbove`).
+    XCTAssertEqual(try read(zipPath), "zip \(zip.count) read")
     XCTAssertEqual(try read(zipPath, peekAbove: 10), "zip \(zip.count)")
     // A zip over the limit is still a zip (listed where it lies, never read whole).
     XCTAssertEqual(try read(zipPath, limit: 10), "zip \(zip.count)")
@@ -93,6 +94,44 @@ final class InputWalkerAtImportTests: XCTestCase {
     XCTAssertEqual(try read(textPath, peekAbove: 10), "bytes 100")
     XCTAssertEqual(try read(textPath, limit: 99), "larger 100")
     XCTAssertEqual(try read(try write([0x50, 0x4B], "short")), "bytes 2")
+  }
+
+  func testZipContents_FromTheBytesReadToTellIt_SameItemsImportedWithoutReadingItAgain() throws {
+    // A Bridge upload zip (one item) and zips of files: listed from the bytes `readUnopened`
+    // read, as the walk lists them from the file; the importer keeps the reader, so each item
+    // imports as it does from the file even once the file is gone.
+    for name in [
+      "zip-bridge-upload.zip", "zip-bridge-onedown.zip", "zip-mixed.zip", "zip-nested.zip",
+    ] {
+      let folder = root + "/once-" + name
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: fixturesPath + "/" + name, toPath: folder + "/z")
+      var walker = InputWalker(roots: [folder])
+      walker.opensFilesAtImport = true
+      let unopened = try XCTUnwrap(walker.items().items.first)
+      guard case .zip(let size, let bytes) = InputImporter().readUnopened(unopened) else {
+        return XCTFail("\(name): not told as a zip")
+      }
+      let importer = InputImporter()
+      let fromBytes = try XCTUnwrap(
+        importer.zipContents(of: unopened, size: size, bytes: bytes, walker: walker))
+      let fromFile = try XCTUnwrap(walker.zipContents(of: unopened))
+      XCTAssertEqual(Array(fromBytes.items), Array(fromFile.items), name)
+      XCTAssertEqual(fromBytes.problems.map(\.error), fromFile.problems.map(\.error), name)
+      XCTAssertFalse(fromFile.items.isEmpty, name)
+      let expected = fromFile.items.map { summary(InputImporter().importItem($0)) }
+      XCTAssertFalse(expected.contains { $0.hasPrefix("failed") }, "\(name): \(expected)")
+      try FileManager.default.removeItem(atPath: folder + "/z")
+      XCTAssertEqual(fromBytes.items.map { summary(importer.importItem($0)) }, expected, name)
+    }
+  }
+
+  private func summary(_ outcome: ImportOutcome) -> String {
+    switch outcome {
+    case .imported(let input): "imported \(input.format) \(input.runs.count) runs"
+    case .failed(let format, let error): "failed \(format) \(error.reason)"
+    case .skipped(let format, let reason): "skipped \(format) \(reason)"
+    }
   }
 
   func testNamesSortingBeforeTheirEntries_OnlyNamesBeginningASiblingBeforeAByteUpToBang() {

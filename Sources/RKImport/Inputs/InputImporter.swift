@@ -53,9 +53,9 @@ public struct InputImporter: Sendable {
   public enum UnopenedRead: Sendable {
     /// Its bytes, to import (`importItem(_:bytes:)`).
     case bytes([UInt8])
-    /// It starts like a zip, of `size` bytes: to be listed (`InputWalker.zipContents(of:)`),
+    /// It starts like a zip, of `size` bytes: to be listed (`zipContents(of:read:walker:)`),
     /// not imported.
-    case zip(size: Int64)
+    case zip(size: Int64, bytes: ZipBytes)
     /// It cannot be read: the outcome `importItem(_:)` gives.
     case failed(ImportOutcome)
   }
@@ -70,7 +70,7 @@ public struct InputImporter: Sendable {
     do {
       switch try readFileUnlessZip(path, limit: maximumFileSize) {
       case .bytes(let bytes): return .bytes(bytes)
-      case .zip(let size): return .zip(size: size)
+      case .zip(let size, let bytes): return .zip(size: size, bytes: ZipBytes(bytes: bytes))
       case .larger(let size):
         let error = ImportError(reason: fileTooLarge(size: size, limit: maximumFileSize))
         return .failed(.failed(.unknown, error.inFile(item.displayPath)))
@@ -81,6 +81,29 @@ public struct InputImporter: Sendable {
       return .failed(
         .failed(.unknown, ImportError(file: item.displayPath, reason: "cannot read: \(error)")))
     }
+  }
+
+  /// The bytes of a zip `readUnopened` read whole to tell it (nil: a large one, not read).
+  public struct ZipBytes: Sendable {
+    fileprivate var bytes: [UInt8]?
+  }
+
+  /// What a file `readUnopened` found to be a zip holds, as `InputWalker.zipContents(of:)`
+  /// lists it; nil when it is no zip after all. A small zip is listed from the bytes read to
+  /// tell it, and the reader kept for importing its items: a Bridge upload zip was otherwise
+  /// read and its directory decoded three times (to tell, to list, to import).
+  public func zipContents(of item: InputItem, size: Int64, bytes: ZipBytes, walker: InputWalker)
+    -> (items: InputItemList, problems: [InputWalker.PlacedProblem])?
+  {
+    guard case .file(let path) = item.location, let bytes = bytes.bytes else {
+      return walker.zipContents(of: item, zipSize: size)
+    }
+    let survey = walker.survey(path, bytes: bytes)
+    // Kept only where the importer would open it alike (the limits it reads entries with).
+    if case .success(let reader) = survey.reader, walker.zipLimits == zipLimits {
+      zipCache.keep(reader, zipPath: path)
+    }
+    return walker.zipContents(of: item, zipSize: size, survey: survey)
   }
 
   /// Imports an item from its bytes, read by the caller (who needed them first: `--state`

@@ -41,11 +41,12 @@ private enum EntryKind {
 }
 
 extension InputWalker {
-  /// Opens the zip at `path` and reads what `list` needs of it.
-  func survey(_ path: String) -> ZipSurvey {
+  /// Opens the zip at `path` (from `bytes`, its contents, when given) and reads what `list`
+  /// needs of it.
+  func survey(_ path: String, bytes: [UInt8]? = nil) -> ZipSurvey {
     let reader: ZipReader
     do {
-      reader = try ZipReader(path: path, limits: zipLimits)
+      reader = try ZipReader(path: path, bytes: bytes, limits: zipLimits)
     } catch {
       return ZipSurvey(reader: .failure(error))
     }

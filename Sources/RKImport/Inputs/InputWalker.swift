@@ -136,6 +136,13 @@ public struct InputWalker: Sendable {
   public func zipContents(of item: InputItem, zipSize: Int64? = nil) -> (
     items: InputItemList, problems: [PlacedProblem]
   )? {
+    zipContents(of: item, zipSize: zipSize, survey: nil)
+  }
+
+  /// As `zipContents(of:zipSize:)`, with the zip opened and surveyed by the caller (`survey`).
+  func zipContents(of item: InputItem, zipSize: Int64?, survey: ZipSurvey?) -> (
+    items: InputItemList, problems: [PlacedProblem]
+  )? {
     guard case .file(let path) = item.location,
       let probe = zipSize.map({ FileProbe(regularFileOfSize: $0, isZip: true) }) ?? FileProbe(path),
       probe.isZip, probe.isRegular
@@ -149,7 +156,9 @@ public struct InputWalker: Sendable {
       path: String(path.utf8.dropLast(below.utf8.count + 1)) ?? "",
       label: String(item.displayPath.utf8.dropLast(below.utf8.count + 1)) ?? "",
       isDirectory: true, labelsRoots: labelled)
-    addFile(path, probe: probe, display: below, folders: item.folders, isRoot: false, into: &found)
+    addFile(
+      path, probe: probe, display: below, folders: item.folders, isRoot: false, survey: survey,
+      into: &found)
     found.items.sortItems(from: 0)
     let problems = Self.placed(found.problems, in: found.items, from: 0, labelled: labelled)
     return (found.items, problems)

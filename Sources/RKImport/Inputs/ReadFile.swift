@@ -32,8 +32,8 @@ func readFileUnlessLarger(_ path: String, limit: Int64) throws -> FileRead {
 /// What `readFileUnlessZip` found.
 enum UnopenedFileRead {
   case bytes([UInt8])
-  /// It starts like a zip; `size` bytes.
-  case zip(size: Int64)
+  /// It starts like a zip; `size` bytes, and all of them when they were read to tell.
+  case zip(size: Int64, bytes: [UInt8]?)
   /// It is no zip and over the limit: not read.
   case larger(size: Int64)
 }
@@ -48,11 +48,13 @@ func readFileUnlessZip(_ path: String, limit: Int64, peekAbove: Int64 = 1 << 20)
     if size > peekAbove || size > limit {
       var head: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
       let got = withUnsafeMutableBytes(of: &head) { pread(fd, $0.baseAddress, 4, 0) }
-      if got == 4 && isZipMagic([head.0, head.1, head.2, head.3]) { return .zip(size: size) }
+      if got == 4 && isZipMagic([head.0, head.1, head.2, head.3]) {
+        return .zip(size: size, bytes: nil)
+      }
       guard size <= limit else { return .larger(size: size) }
     }
     let bytes = try readWhole(fd, size: size)
-    return isZipMagic(bytes) ? .zip(size: size) : .bytes(bytes)
+    return isZipMagic(bytes) ? .zip(size: size, bytes: bytes) : .bytes(bytes)
   }
 }
 

@@ -38,6 +38,18 @@ final class ZipReader {
     try self.init(file: path, records: records, limits: limits)
   }
 
+  /// Opens the zip file at `path` as `init(path:limits:)` does, from its bytes when the caller
+  /// read them whole already (`bytes`: the file's contents).
+  convenience init(path: String, bytes: [UInt8]?, limits: ZipLimits) throws {
+    guard let bytes, Int64(bytes.count) <= limits.inMemoryZipSize,
+      ZipInMemoryCheck.readsStayWithin(bytes)
+    else {
+      try self.init(path: path, limits: limits)
+      return
+    }
+    try self.init(bytes: bytes, limits: limits)
+  }
+
   /// Opens a zip held in memory (a zip inside a zip): in memory when ZIPFoundation's reads
   /// stay within it, else from an unlinked temporary copy.
   convenience init(bytes: [UInt8], limits: ZipLimits) throws {

@@ -31,6 +31,11 @@ final class ZipReaderCache: @unchecked Sendable {
     return try body(slot.reader)
   }
 
+  /// Keeps `reader`, just opened from the zip file at `zipPath`, for the entries to come.
+  func keep(_ reader: ZipReader, zipPath: String) {
+    _ = insert(zipPath, reader)
+  }
+
   private func open(_ zipPath: String, _ nestedZip: String?, _ limits: ZipLimits) throws
     -> ZipReader
   {
