@@ -33,6 +33,59 @@ final class ZipFuzzTests: XCTestCase {
     XCTAssertGreaterThan(opened, 0)  // some mutations leave a readable directory
   }
 
+  /// What a reader made of `bytes` lists and reads: the entries, and each entry's bytes (or
+  /// why not) and first four bytes; or why the zip cannot be opened.
+  private func readAll(_ bytes: [UInt8], directly: Bool) -> (text: String, direct: Bool) {
+    let reader: ZipReader
+    do {
+      reader = try ZipReader(bytes: bytes, limits: ZipLimits(), readsDirectly: directly)
+    } catch {
+      return ("cannot open: \(error)", false)
+    }
+    var lines: [String] = []
+    for entry in reader.entries {
+      lines.append(
+        "\(entry.path) file \(entry.isFile) link \(entry.isSymlink) "
+          + "\(entry.uncompressedSize)/\(entry.compressedSize) peek \(reader.peek(entry.path, count: 4))"
+      )
+      do {
+        lines.append("  read \(try reader.read(entry.path))")
+      } catch {
+        lines.append("  fails \(error)")
+      }
+    }
+    return (lines.joined(separator: "\n"), reader.readsDirectly)
+  }
+
+  func testDirectRead_FixturesAndMutations_SameAsZIPFoundation() throws {
+    // Every zip fixture and seeded mutations of three: the zips read straight from their
+    // bytes list and read (or refuse) exactly what ZIPFoundation lists and reads.
+    let folder = fixturesPath
+    let fixtures = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasSuffix(".zip") }.sorted()
+      .map { try readFile(folder + "/" + $0, limit: 1 << 20) }
+    var random = SplitMix(seed: 20_261_127)
+    let bases = try ["zip-bridge-upload.zip", "zip-mixed.zip", "zip-nested.zip"].map {
+      try readFile(fixturesPath + "/" + $0, limit: 1 << 20)
+    }
+    var direct = 0
+    var directWithFailures = 0
+    for (index, bytes) in (fixtures + (0..<600).map { mutate(bases[$0 % 3], &random) })
+      .enumerated()
+    {
+      let (expected, _) = readAll(bytes, directly: false)
+      let (found, wasDirect) = readAll(bytes, directly: true)
+      XCTAssertEqual(found, expected, "zip \(index)")
+      if wasDirect {
+        direct += 1
+        if found.contains("  fails") { directWithFailures += 1 }
+      }
+    }
+    // The plain fixtures, and many mutations, some of them damaged entries, went the direct way.
+    XCTAssertGreaterThan(direct, 100)
+    XCTAssertGreaterThan(directWithFailures, 10)
+  }
+
   func testFuzz_MutatedJSON_NeverCrash() throws {
     var random = SplitMix(seed: 42)
     let original = try readFile(fixturesPath + "/surveynative/lifestyle.json", limit: 1 << 20)

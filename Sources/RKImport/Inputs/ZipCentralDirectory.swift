@@ -21,6 +21,10 @@ struct ZipDirectoryRecord: Sendable {
   /// Every byte of the stored name is printable ASCII (0x20–0x7E), which reads the same in
   /// UTF-8 and in code page 437: `name` is then exactly ZIPFoundation's `path`.
   var nameIsPrintableASCII = false
+  /// Where the entry's local header starts.
+  var localHeaderOffset: Int64 = 0
+  /// A size or the offset was in the ZIP64 extra field (0xFFFFFFFF in the record).
+  var usesZIP64 = false
 
   var isEncrypted: Bool { flags & 1 != 0 }
 }
@@ -93,6 +97,7 @@ enum ZipCentralDirectory {
       var localOffset = Int64(le32(directory, position + 42))
       let extra = Array(
         directory[position + 46 + nameLength..<position + 46 + nameLength + extraLength])
+      let usesZIP64 = [compressed, uncompressed, localOffset].contains(0xFFFF_FFFF)
       applyZIP64(extra, uncompressed: &uncompressed, compressed: &compressed, offset: &localOffset)
       guard localOffset >= 0, localOffset < zipLength else {
         throw ImportError(reason: "damaged zip: entry \(index + 1) points outside the file")
@@ -109,7 +114,8 @@ enum ZipCentralDirectory {
           compressedSize: compressed, uncompressedSize: uncompressed,
           versionMadeBy: le16(directory, position + 4),
           externalAttributes: le32(directory, position + 38),
-          nameIsPrintableASCII: nameBytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }))
+          nameIsPrintableASCII: nameBytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E },
+          localHeaderOffset: localOffset, usesZIP64: usesZIP64))
       position = next
     }
     return result

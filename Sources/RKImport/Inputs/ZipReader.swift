@@ -16,9 +16,16 @@ final class ZipReader {
   }
 
   let limits: ZipLimits
-  private let archive: Archive
+  /// ZIPFoundation's archive, or nil for a zip read straight from `directBytes`.
+  private let archive: Archive?
   private(set) var entries: [EntryInfo] = []
   private var entryByPath: [String: Entry] = [:]
+  /// A zip of the plain kind `ZipDirectRead` reads (see `init(bytes:limits:)`): its bytes and
+  /// entries.
+  private let directBytes: [UInt8]
+  private var directByPath: [String: ZipDirectEntry] = [:]
+  /// Whether the entries are read by `ZipDirectRead` (not ZIPFoundation).
+  let readsDirectly: Bool
 
   /// Opens a zip file on disk. One of at most `limits.inMemoryZipSize` bytes is read whole and
   /// opened in memory: one read instead of ZIPFoundation's buffered file access per entry, and
@@ -50,9 +57,11 @@ final class ZipReader {
     try self.init(bytes: bytes, limits: limits)
   }
 
-  /// Opens a zip held in memory (a zip inside a zip): in memory when ZIPFoundation's reads
-  /// stay within it, else from an unlinked temporary copy.
-  convenience init(bytes: [UInt8], limits: ZipLimits) throws {
+  /// Opens a zip held in memory (a zip inside a zip): read straight from its bytes when it is
+  /// of the plain kind `ZipDirectRead` reads (and `readsDirectly`, which tests turn off to
+  /// compare), else by ZIPFoundation: in memory when its reads stay within it, else from an
+  /// unlinked temporary copy.
+  convenience init(bytes: [UInt8], limits: ZipLimits, readsDirectly: Bool = true) throws {
     let records = try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: limits) {
       offset, count in
       guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else {
@@ -64,6 +73,10 @@ final class ZipReader {
       let copy = try ZipReader.temporaryCopy(of: bytes)
       defer { unlink(copy) }
       try self.init(file: copy, records: records, limits: limits)
+      return
+    }
+    if readsDirectly, let direct = ZipDirectRead.entries(records, in: bytes) {
+      try self.init(bytes: bytes, records: records, direct: direct, limits: limits)
       return
     }
     let archive: Archive
@@ -113,14 +126,40 @@ final class ZipReader {
     return path
   }
 
-  private init(archive: Archive, records: [ZipDirectoryRecord], limits: ZipLimits) throws {
-    self.archive = archive
+  /// A zip read from its bytes by `ZipDirectRead`: its entries as ZIPFoundation would list
+  /// them (a printable ASCII name is ZIPFoundation's path; the type, sizes and checksum are the
+  /// central record's).
+  private init(
+    bytes: [UInt8], records: [ZipDirectoryRecord], direct: [ZipDirectEntry], limits: ZipLimits
+  ) throws {
+    archive = nil
+    directBytes = bytes
+    readsDirectly = true
     self.limits = limits
+    try ZipReader.refuseEncrypted(records)
+    for (record, entry) in zip(records, direct) {
+      entries.append(
+        EntryInfo(
+          path: record.name, isFile: !entry.isDirectory, isSymlink: false,
+          uncompressedSize: entry.uncompressedSize, compressedSize: entry.compressedSize))
+      if directByPath[record.name] == nil { directByPath[record.name] = entry }
+    }
+  }
+
+  private static func refuseEncrypted(_ records: [ZipDirectoryRecord]) throws {
     if let index = records.firstIndex(where: \.isEncrypted) {
       throw ImportError(
         reason: "encrypted zip (entry \(index + 1) of \(records.count), "
           + "\"\(records[index].name)\"): encrypted zips are not supported")
     }
+  }
+
+  private init(archive: Archive, records: [ZipDirectoryRecord], limits: ZipLimits) throws {
+    self.archive = archive
+    directBytes = []
+    readsDirectly = false
+    self.limits = limits
+    try ZipReader.refuseEncrypted(records)
     for (index, entry) in archive.enumerated() {
       // ZIPFoundation decodes an entry's path per call, a character at a time (twice for
       // `type`); a printable ASCII name is taken from the directory scan instead, when the
@@ -184,11 +223,23 @@ final class ZipReader {
   private struct StopReading: Error {}
 
   private func read(_ path: String, stopAfter: Int?) throws -> [UInt8] {
-    guard let entry = entryByPath[path] else {
+    let direct = directByPath[path]
+    let entry = direct == nil ? entryByPath[path] : nil
+    let compressed: Int64
+    let declared: Int64
+    let checksum: UInt32
+    if let direct {
+      (compressed, declared, checksum) =
+        (direct.compressedSize, direct.uncompressedSize, direct.crc32)
+    } else if let entry {
+      (compressed, declared, checksum) =
+        (
+          Int64(clamping: entry.compressedSize), Int64(clamping: entry.uncompressedSize),
+          entry.checksum
+        )
+    } else {
       throw ImportError(reason: "no entry \"\(path)\" in the zip")
     }
-    let compressed = Int64(clamping: entry.compressedSize)
-    let declared = Int64(clamping: entry.uncompressedSize)
     if stopAfter == nil,
       let refusal = limits.refusal(uncompressed: declared, compressed: compressed)
     {
@@ -199,23 +250,28 @@ final class ZipReader {
     // A peek reads (and inflates) small chunks: the walk peeks at every entry of every zip, and
     // with whole-entry chunks it inflated each entry once more than the import does.
     let chunkSize = stopAfter == nil ? 16 * 1024 : 256
+    func take(_ chunk: UnsafeRawBufferPointer) throws {
+      bytes.append(contentsOf: chunk)
+      if let stopAfter, bytes.count >= stopAfter { throw StopReading() }
+      // Sizes in the directory can lie: check what actually came out.
+      if Int64(bytes.count) > declared {
+        throw ImportError(reason: "entry inflates beyond its declared size (possible zip bomb)")
+      }
+      if let refusal = limits.refusal(uncompressed: Int64(bytes.count), compressed: compressed) {
+        throw ImportError(reason: refusal)
+      }
+    }
     do {
-      // The checksum is zlib's, over the whole entry below: ZIPFoundation's own (on Linux)
-      // costs about as much as inflating.
-      _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { chunk in
-        bytes.append(contentsOf: chunk)
-        if let stopAfter, bytes.count >= stopAfter { throw StopReading() }
-        // Sizes in the directory can lie: check what actually came out.
-        if Int64(bytes.count) > declared {
-          throw ImportError(reason: "entry inflates beyond its declared size (possible zip bomb)")
-        }
-        if let refusal = self.limits.refusal(
-          uncompressed: Int64(bytes.count), compressed: compressed)
-        {
-          throw ImportError(reason: refusal)
+      if let direct {
+        try ZipDirectRead.read(direct, from: directBytes, bufferSize: chunkSize, take)
+      } else if let entry, let archive {
+        // The checksum is zlib's, over the whole entry below: ZIPFoundation's own (on Linux)
+        // costs about as much as inflating.
+        _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { chunk in
+          try chunk.withUnsafeBytes { try take($0) }
         }
       }
-      if stopAfter == nil, ZipReader.checksum(bytes) != entry.checksum {
+      if stopAfter == nil, ZipReader.checksum(bytes) != checksum {
         throw ImportError(reason: "damaged zip entry: checksum mismatch")
       }
     } catch is StopReading {
