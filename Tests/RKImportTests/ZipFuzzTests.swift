@@ -2,6 +2,7 @@
 import Foundation
 import RKTestSupport
 import XCTest
+import ZIPFoundation
 
 @testable import RKImport
 
@@ -84,6 +85,43 @@ final class ZipFuzzTests: XCTestCase {
     // The plain fixtures, and many mutations, some of them damaged entries, went the direct way.
     XCTAssertGreaterThan(direct, 100)
     XCTAssertGreaterThan(directWithFailures, 10)
+  }
+
+  func testDirectRead_ZipFilesUpToAMebibyte_ReadFromMemoryAsZIPFoundationReadsThem() throws {
+    // Zip files over `inMemoryZipSize` (256 KiB) but within `directReadSize` are read whole
+    // and straight from memory; larger ones through ZIPFoundation's file access. Both list and
+    // read what ZIPFoundation does.
+    var random = SplitMix(seed: 7)
+    let folder = NSTemporaryDirectory() + "rkexport-directzip-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for (name, entrySize, expectDirect) in [("small", 100_000, true), ("large", 400_000, false)] {
+      let path = folder + "/" + name + ".zip"
+      let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+      for index in 0..<3 {
+        // Random bytes do not compress: the zip is about three entries large.
+        let data = Data((0..<entrySize).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try archive.addEntry(
+          with: "e\(index).bin", type: .file, uncompressedSize: Int64(data.count),
+          compressionMethod: .deflate,
+          provider: { position, size in data.subdata(in: Int(position)..<Int(position) + size) })
+      }
+      let bytes = try readFile(path, limit: 8 << 20)
+      XCTAssertGreaterThan(Int64(bytes.count), ZipLimits().inMemoryZipSize, name)
+      let reader = try ZipReader(path: path, limits: ZipLimits())
+      XCTAssertEqual(reader.readsDirectly, expectDirect, name)
+      XCTAssertEqual(reader.entries.map(\.path), ["e0.bin", "e1.bin", "e2.bin"], name)
+      let (expected, _) = readAll(bytes, directly: false)
+      var lines: [String] = []
+      for entry in reader.entries {
+        lines.append(
+          "\(entry.path) file \(entry.isFile) link \(entry.isSymlink) "
+            + "\(entry.uncompressedSize)/\(entry.compressedSize) "
+            + "peek \(reader.peek(entry.path, count: 4))")
+        lines.append("  read \(try reader.read(entry.path))")
+      }
+      XCTAssertEqual(lines.joined(separator: "\n"), expected, name)
+    }
   }
 
   func testFuzz_MutatedJSON_NeverCrash() throws {

@@ -27,34 +27,61 @@ final class ZipReader {
   /// Whether the entries are read by `ZipDirectRead` (not ZIPFoundation).
   let readsDirectly: Bool
 
-  /// Opens a zip file on disk. One of at most `limits.inMemoryZipSize` bytes is read whole and
-  /// opened in memory: one read instead of ZIPFoundation's buffered file access per entry, and
-  /// none of the 31 bytes Foundation's file-system path conversion leaks per zip opened by path
-  /// (100,000 Bridge uploads are opened twice each, by the walk and by the importer).
+  /// Zip files up to this size are read whole when opened: one of the plain kind
+  /// `ZipDirectRead` reads is read from memory (a zip of a hundred archives, ~430 KiB, was read
+  /// whole to tell it, then read again entry by entry through ZIPFoundation's file access);
+  /// others as `ZipLimits.inMemoryZipSize` says. As large as a file `readFileUnlessZip` reads
+  /// whole.
+  static let directReadSize: Int64 = 1 << 20
+
+  /// Opens a zip file on disk. One of at most `limits.inMemoryZipSize` bytes (or, of the plain
+  /// kind, `directReadSize`) is read whole and opened in memory: one read instead of
+  /// ZIPFoundation's buffered file access per entry, and none of the 31 bytes Foundation's
+  /// file-system path conversion leaks per zip opened by path (100,000 Bridge uploads are
+  /// opened twice each, by the walk and by the importer).
   ///
   /// A zip that ZIPFoundation could be made to read past the end of (see
   /// `ZipInMemoryCheck`) is opened from the file instead.
   convenience init(path: String, limits: ZipLimits) throws {
-    if case .bytes(let bytes) = try readFileUnlessLarger(path, limit: limits.inMemoryZipSize),
-      ZipInMemoryCheck.readsStayWithin(bytes)
-    {
-      try self.init(bytes: bytes, limits: limits)
+    let wholeSize = max(limits.inMemoryZipSize, ZipReader.directReadSize)
+    if case .bytes(let bytes) = try readFileUnlessLarger(path, limit: wholeSize) {
+      try self.init(path: path, bytes: bytes, limits: limits)
       return
     }
-    let records = try ZipReader.scanFile(path, limits: limits)
-    try self.init(file: path, records: records, limits: limits)
+    try self.init(fileAt: path, limits: limits)
   }
 
   /// Opens the zip file at `path` as `init(path:limits:)` does, from its bytes when the caller
   /// read them whole already (`bytes`: the file's contents).
   convenience init(path: String, bytes: [UInt8]?, limits: ZipLimits) throws {
-    guard let bytes, Int64(bytes.count) <= limits.inMemoryZipSize,
-      ZipInMemoryCheck.readsStayWithin(bytes)
-    else {
+    guard let bytes else {
       try self.init(path: path, limits: limits)
       return
     }
-    try self.init(bytes: bytes, limits: limits)
+    guard Int64(bytes.count) <= max(limits.inMemoryZipSize, ZipReader.directReadSize),
+      ZipInMemoryCheck.readsStayWithin(bytes)
+    else {
+      try self.init(fileAt: path, limits: limits)
+      return
+    }
+    if Int64(bytes.count) <= limits.inMemoryZipSize {
+      try self.init(bytes: bytes, limits: limits)
+      return
+    }
+    // Larger: from memory only when read directly (ZIPFoundation reads a file of this size
+    // faster than its in-memory archive does).
+    let records = try ZipReader.scan(bytes, limits: limits)
+    if let direct = ZipDirectRead.entries(records, in: bytes) {
+      try self.init(bytes: bytes, records: records, direct: direct, limits: limits)
+      return
+    }
+    try self.init(fileAt: path, limits: limits)
+  }
+
+  /// Opens a zip file on disk through ZIPFoundation's file access.
+  private convenience init(fileAt path: String, limits: ZipLimits) throws {
+    let records = try ZipReader.scanFile(path, limits: limits)
+    try self.init(file: path, records: records, limits: limits)
   }
 
   /// Opens a zip held in memory (a zip inside a zip): read straight from its bytes when it is
@@ -62,13 +89,7 @@ final class ZipReader {
   /// compare), else by ZIPFoundation: in memory when its reads stay within it, else from an
   /// unlinked temporary copy.
   convenience init(bytes: [UInt8], limits: ZipLimits, readsDirectly: Bool = true) throws {
-    let records = try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: limits) {
-      offset, count in
-      guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else {
-        return nil
-      }
-      return Array(bytes[Int(offset)..<Int(offset) + count])
-    }
+    let records = try ZipReader.scan(bytes, limits: limits)
     guard ZipInMemoryCheck.readsStayWithin(bytes) else {
       let copy = try ZipReader.temporaryCopy(of: bytes)
       defer { unlink(copy) }
@@ -298,6 +319,16 @@ final class ZipReader {
         done += count
       }
       return UInt32(truncatingIfNeeded: crc)
+    }
+  }
+
+  /// Scans the central directory of a zip held in memory.
+  private static func scan(_ bytes: [UInt8], limits: ZipLimits) throws -> [ZipDirectoryRecord] {
+    try ZipCentralDirectory.scan(length: Int64(bytes.count), limits: limits) { offset, count in
+      guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else {
+        return nil
+      }
+      return Array(bytes[Int(offset)..<Int(offset) + count])
     }
   }
 
