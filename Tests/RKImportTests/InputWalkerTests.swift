@@ -22,6 +22,19 @@ final class InputWalkerTests: XCTestCase {
     try? FileManager.default.removeItem(atPath: root)
   }
 
+  func testLastComponent_SameAsFoundations() {
+    // (Not "//", for which Foundation on Linux gives "" where "/" gives "/": no input file has
+    // such a path.)
+    let paths = [
+      "a/b.zip", "/x/y/upload.zip", "upload.zip", "a/b/", "results//", "/", "", "a//b",
+      "./P001/z.zip", "Zürich/é.zip", "P\u{EFE9}/caf\u{EFE9}.zip", "/a",
+    ]
+    for path in paths {
+      XCTAssertEqual(
+        InputWalker.lastComponent(path), (path as NSString).lastPathComponent, "\(path)")
+    }
+  }
+
   func testWalk_BridgeFolders_OneItemParticipantAbove() {
     let (items, problems) = InputWalker(roots: [root]).items()
     XCTAssertEqual(problems, [])
