@@ -233,8 +233,17 @@ final class ZipReader {
 
   /// The whole entry, refused when its declared or actual size breaks the limits.
   func read(_ path: String) throws -> [UInt8] {
-    try read(path, stopAfter: nil)
+    if let lastRead, lastRead.path == path { return lastRead.bytes }
+    let bytes = try read(path, stopAfter: nil)
+    lastRead = bytes.count <= ZipReader.lastReadSize ? (path, bytes) : nil
+    return bytes
   }
+
+  /// The small entry read last, whole: the walk reads a Bridge upload's `info.json` to tell
+  /// the upload, and its import reads it again first (~29 k instructions an upload to inflate
+  /// and check it again).
+  private var lastRead: (path: String, bytes: [UInt8])?
+  private static let lastReadSize = 64 << 10
 
   /// Up to `count` leading bytes of an entry (inflating only the first chunk).
   func peek(_ path: String, count: Int) -> [UInt8] {
