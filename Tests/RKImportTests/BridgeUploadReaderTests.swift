@@ -9,6 +9,18 @@ let fixturesPath =
   URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures/inputs"
 
 final class BridgeUploadReaderTests: XCTestCase {
+  func testMentionsJSON_AsFoundationsLowercasedContains() {
+    let types = [
+      "application/json", "APPLICATION/JSON", "text/Json; charset=utf-8", "application/ld+json",
+      "audio/mp4", "image/jpeg", "application/jso", "jsonx", "", "j s o n", "application/JSÖN",
+      "application/geo+JSON",
+    ]
+    for type in types {
+      XCTAssertEqual(
+        BridgeUploadReader.mentionsJSON(type), type.lowercased().contains("json"), type)
+    }
+  }
+
   private func readRun(_ folder: String) throws -> (TaskRun, [String]) {
     let upload = try BridgeUploadReader.read(
       .folder(fixturesPath + "/" + folder, limit: 1 << 20))

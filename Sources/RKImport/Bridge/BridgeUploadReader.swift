@@ -26,6 +26,17 @@ public enum BridgeUpload: Sendable {
 /// Reads Bridge uploads: AppCore and ResearchUXFactory `v1_legacy` answer files and `v2_generic`
 /// flat `answers.json` maps.
 public enum BridgeUploadReader {
+  /// Whether a content type names JSON (`application/json`, `text/JSON`, `…+json`), in any
+  /// case. (By bytes: Foundation's `lowercased().contains` cost ~6 k instructions a file.)
+  static func mentionsJSON(_ contentType: String) -> Bool {
+    let needle = Array("json".utf8)
+    let bytes = Array(contentType.utf8)
+    guard bytes.count >= needle.count else { return false }
+    return (0...bytes.count - needle.count).contains { start in
+      needle.indices.allSatisfy { bytes[start + $0] | 0x20 == needle[$0] }
+    }
+  }
+
   /// True when `info` looks like a Bridge `info.json` (an object with a `files` array or one of
   /// `item`, `dataFilename`, `taskRun`): used to tell upload folders from ordinary ones.
   public static func isUploadInfo(_ info: JSONValue) -> Bool {
@@ -60,7 +71,7 @@ public enum BridgeUploadReader {
     let dataFilename = info["dataFilename"]?.stringValue
     let isGeneric = info["format"]?.stringValue == "v2_generic"
     for entry in orderedDataFiles(info, files, notes: &notes) {
-      if let contentType = entry.contentType, !contentType.lowercased().contains("json") {
+      if let contentType = entry.contentType, !Self.mentionsJSON(contentType) {
         notes.append("attachment \(entry.name) (\(contentType)) listed, not exported as answers")
         continue
       }
