@@ -59,19 +59,21 @@ final class ZipFuzzTests: XCTestCase {
   }
 
   func testDirectRead_FixturesAndMutations_SameAsZIPFoundation() throws {
-    // Every zip fixture and seeded mutations of three: the zips read straight from their
+    // Every zip fixture and seeded mutations of four: the zips read straight from their
     // bytes list and read (or refuse) exactly what ZIPFoundation lists and reads.
     let folder = fixturesPath
     let fixtures = try FileManager.default.contentsOfDirectory(atPath: folder)
       .filter { $0.hasSuffix(".zip") }.sorted()
       .map { try readFile(folder + "/" + $0, limit: 1 << 20) }
     var random = SplitMix(seed: 20_261_127)
-    let bases = try ["zip-bridge-upload.zip", "zip-mixed.zip", "zip-nested.zip"].map {
+    let bases = try [
+      "zip-bridge-upload.zip", "zip-mixed.zip", "zip-nested.zip", "zip-bridge-descriptors.zip",
+    ].map {
       try readFile(fixturesPath + "/" + $0, limit: 1 << 20)
     }
     var direct = 0
     var directWithFailures = 0
-    for (index, bytes) in (fixtures + (0..<600).map { mutate(bases[$0 % 3], &random) })
+    for (index, bytes) in (fixtures + (0..<800).map { mutate(bases[$0 % 4], &random) })
       .enumerated()
     {
       let (expected, _) = readAll(bytes, directly: false)
@@ -82,6 +84,9 @@ final class ZipFuzzTests: XCTestCase {
         if found.contains("  fails") { directWithFailures += 1 }
       }
     }
+    // A streamed zip (sizes and checksums in data descriptors) is of the plain kind too.
+    let streamed = try readFile(folder + "/zip-bridge-descriptors.zip", limit: 1 << 20)
+    XCTAssertTrue(readAll(streamed, directly: true).direct)
     // The plain fixtures, and many mutations, some of them damaged entries, went the direct way.
     XCTAssertGreaterThan(direct, 100)
     XCTAssertGreaterThan(directWithFailures, 10)

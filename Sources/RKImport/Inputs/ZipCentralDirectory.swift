@@ -23,7 +23,9 @@ struct ZipDirectoryRecord: Sendable {
   var nameIsPrintableASCII = false
   /// Where the entry's local header starts.
   var localHeaderOffset: Int64 = 0
-  /// A size or the offset was in the ZIP64 extra field (0xFFFFFFFF in the record).
+  /// The record has a sign of ZIP64: a size or the offset 0xFFFFFFFF, a ZIP64 extra field, or
+  /// "version needed to extract" 4.5 or later (ZIPFoundation then reads ZIP64 sizes, in the
+  /// extra field or the data descriptor).
   var usesZIP64 = false
 
   var isEncrypted: Bool { flags & 1 != 0 }
@@ -97,7 +99,10 @@ enum ZipCentralDirectory {
       var localOffset = Int64(le32(directory, position + 42))
       let extra = Array(
         directory[position + 46 + nameLength..<position + 46 + nameLength + extraLength])
-      let usesZIP64 = [compressed, uncompressed, localOffset].contains(0xFFFF_FFFF)
+      let usesZIP64 =
+        [compressed, uncompressed, localOffset].contains(0xFFFF_FFFF)
+        || UInt8(truncatingIfNeeded: le16(directory, position + 6)) >= 45
+        || hasExtraField(id: 1, in: extra)
       applyZIP64(extra, uncompressed: &uncompressed, compressed: &compressed, offset: &localOffset)
       guard localOffset >= 0, localOffset < zipLength else {
         throw ImportError(reason: "damaged zip: entry \(index + 1) points outside the file")
@@ -119,6 +124,16 @@ enum ZipCentralDirectory {
       position = next
     }
     return result
+  }
+
+  /// Whether the extra field data holds a field of this id (APPNOTE 4.5.1).
+  private static func hasExtraField(id: UInt16, in extra: [UInt8]) -> Bool {
+    var position = 0
+    while position + 4 <= extra.count {
+      if le16(extra, position) == id { return true }
+      position += 4 + Int(le16(extra, position + 2))
+    }
+    return false
   }
 
   /// Replaces 0xFFFFFFFF sizes and offset with the ZIP64 extra field's values (APPNOTE 4.5.3).

@@ -21,8 +21,9 @@ struct ZipDirectEntry {
 enum ZipDirectRead {
   /// The entries of the zip `bytes` whose central directory is `records`, when every one is
   /// of the plain kind read here exactly as ZIPFoundation reads it: a printable ASCII name, a
-  /// file or folder, stored or deflated, no ZIP64 field, no data descriptor, and a local
-  /// header of the same method whose data lies within the bytes; and an end record whose
+  /// file or folder, stored or deflated, no ZIP64 field, a local header of the same method
+  /// whose data lies within the bytes, and a data descriptor after it, if any, that repeats the
+  /// directory's checksum and sizes (ZIPFoundation takes them from there); and an end record whose
   /// comment lies within them too (ZIPFoundation cannot open the zip otherwise). nil otherwise.
   static func entries(_ records: [ZipDirectoryRecord], in bytes: [UInt8]) -> [ZipDirectEntry]? {
     guard endRecordIsWhole(bytes) else { return nil }
@@ -30,7 +31,7 @@ enum ZipDirectRead {
     entries.reserveCapacity(records.count)
     for record in records {
       guard record.nameIsPrintableASCII, !record.usesZIP64, !record.isEncrypted,
-        record.flags & 0x08 == 0, record.method == 0 || record.method == 8
+        record.method == 0 || record.method == 8
       else { return nil }
       let type = ZipReader.entryType(record)
       guard type == .file || type == .directory else { return nil }
@@ -41,7 +42,10 @@ enum ZipDirectRead {
       else { return nil }
       let dataStart = offset + 30 + Int(le16(bytes, offset + 26)) + Int(le16(bytes, offset + 28))
       let storedCount = Int(record.method == 0 ? record.uncompressedSize : record.compressedSize)
-      guard dataStart + storedCount <= bytes.count else { return nil }
+      guard dataStart + storedCount <= bytes.count,
+        record.flags & 0x08 == 0
+          || descriptorRepeats(record, in: bytes, at: dataStart + storedCount)
+      else { return nil }
       entries.append(
         ZipDirectEntry(
           dataStart: dataStart, storedCount: storedCount, method: record.method,
@@ -49,6 +53,18 @@ enum ZipDirectRead {
           uncompressedSize: record.uncompressedSize, crc32: record.crc32))
     }
     return entries
+  }
+
+  /// Whether the data descriptor at `position` (16 bytes as ZIPFoundation reads it, its
+  /// signature optional) holds the record's checksum and sizes.
+  private static func descriptorRepeats(
+    _ record: ZipDirectoryRecord, in bytes: [UInt8], at position: Int
+  ) -> Bool {
+    guard position + 16 <= bytes.count else { return false }
+    let start = le32(bytes, position) == 0x0807_4B50 ? position + 4 : position
+    return le32(bytes, start) == record.crc32
+      && Int64(le32(bytes, start + 4)) == record.compressedSize
+      && Int64(le32(bytes, start + 8)) == record.uncompressedSize
   }
 
   /// Whether the last end record in `bytes` (where the directory scan and ZIPFoundation both

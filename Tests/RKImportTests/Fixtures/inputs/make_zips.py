@@ -160,3 +160,27 @@ def odd_paths(zf):
 
 
 build("zip-odd-paths.zip", odd_paths)
+
+
+class Unseekable(io.RawIOBase):
+    """A stream zipfile cannot seek back in: it then writes each entry's sizes and CRC in a data
+    descriptor after its data (general purpose flag bit 3), as zips streamed by apps are."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def writable(self):
+        return True
+
+    def seekable(self):
+        return False
+
+    def write(self, chunk):
+        self.data += chunk
+        return len(chunk)
+
+
+streamed = Unseekable()
+with zipfile.ZipFile(streamed, "w") as zf:
+    folder_entries(zf, "bridge-appcore-v1")
+open("zip-bridge-descriptors.zip", "wb").write(bytes(streamed.data))
