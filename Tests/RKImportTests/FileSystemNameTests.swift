@@ -2,6 +2,7 @@
 import Foundation
 import RKTestSupport
 import XCTest
+import ZIPFoundation
 
 @testable import RKImport
 
@@ -90,6 +91,31 @@ final class FileSystemNameTests: XCTestCase {
     let (items, problems) = InputWalker(roots: [FileSystemName.string(folder)]).items()
     XCTAssertEqual(problems, [])
     XCTAssertEqual(items.count, 2)
+  }
+
+  func testZipReader_LargeZipNamedNotUTF8_OpenedThroughItsDescriptor() throws {
+    // Over `ZipReader.directReadSize`, a zip is read where it lies by ZIPFoundation, which opens
+    // it by a path String of its own: for a Latin-1 name, by its open descriptor's name.
+    let folder = NSTemporaryDirectory() + "rkexport-bigzip-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let plain = folder + "/made.zip"
+    let archive = try Archive(url: URL(fileURLWithPath: plain), accessMode: .create)
+    var random = SplitMix(seed: 11)
+    let data = Data((0..<1_300_000).map { _ in UInt8.random(in: 0...255, using: &random) })
+    try archive.addEntry(
+      with: "big.bin", type: .file, uncompressedSize: Int64(data.count),
+      compressionMethod: .none,
+      provider: { position, size in data.subdata(in: Int(position)..<Int(position) + size) })
+    let latin1 = Array(folder.utf8) + Array("/gro".utf8) + [0xDF] + Array(".zip".utf8)
+    let renamed = (latin1 + [0]).withUnsafeBufferPointer {
+      $0.withMemoryRebound(to: CChar.self) { rename(plain, $0.baseAddress!) }
+    }
+    XCTAssertEqual(renamed, 0)
+    let reader = try ZipReader(path: FileSystemName.string(latin1), limits: ZipLimits())
+    XCTAssertFalse(reader.readsDirectly)
+    XCTAssertEqual(reader.entries.map(\.path), ["big.bin"])
+    XCTAssertEqual(try reader.read("big.bin"), Array(data))
   }
 
   private func makeFolder(_ path: [UInt8]) throws {

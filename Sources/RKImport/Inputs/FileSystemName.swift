@@ -97,7 +97,8 @@ public enum FileSystemName {
 
   /// Runs `body` with a path that Foundation (which turns a String into UTF-8 bytes) can open
   /// the file by: `path` itself, or for a name with mapped bytes the file opened here, by
-  /// its descriptor's name under `/proc/self/fd` (whoever opens that gets the same file).
+  /// its descriptor's name under `/proc/self/fd` (`/dev/fd` elsewhere: whoever opens that gets
+  /// the same file).
   static func withOpenedPath<Result>(_ path: String, _ body: (String) throws -> Result) rethrows
     -> Result
   {
@@ -105,7 +106,11 @@ public enum FileSystemName {
     let descriptor = openPath(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return try body(path) }
     defer { close(descriptor) }
-    return try body("/proc/self/fd/\(descriptor)")
+    #if os(Linux)
+      return try body("/proc/self/fd/\(descriptor)")
+    #else
+      return try body("/dev/fd/\(descriptor)")
+    #endif
   }
 
   private static func mapped(_ byte: UInt8) -> Unicode.Scalar {

@@ -53,7 +53,7 @@ public struct InputImporter: Sendable {
   public enum UnopenedRead: Sendable {
     /// Its bytes, to import (`importItem(_:bytes:)`).
     case bytes([UInt8])
-    /// It starts like a zip, of `size` bytes: to be listed (`zipContents(of:read:walker:)`),
+    /// It starts like a zip, of `size` bytes: to be listed (`zipContents(of:size:bytes:walker:)`),
     /// not imported.
     case zip(size: Int64, bytes: ZipBytes)
     /// It cannot be read: the outcome `importItem(_:)` gives.

@@ -21,7 +21,8 @@ struct ZipDirectEntry {
 enum ZipDirectRead {
   /// The entries of the zip `bytes` whose central directory is `records`, when every one is
   /// of the plain kind read here exactly as ZIPFoundation reads it: a printable ASCII name, a
-  /// file or folder, stored or deflated, no ZIP64 field, a local header of the same method
+  /// file or folder, stored or deflated, no sign of ZIP64 (`ZipDirectoryRecord.usesZIP64`:
+  /// ZIPFoundation would read ZIP64 fields), a local header of the same method
   /// whose data lies within the bytes, and a data descriptor after it, if any, that repeats the
   /// directory's checksum and sizes (ZIPFoundation takes them from there); and an end record whose
   /// comment lies within them too (ZIPFoundation cannot open the zip otherwise). nil otherwise.
