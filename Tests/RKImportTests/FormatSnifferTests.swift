@@ -4,6 +4,22 @@ import XCTest
 @testable import RKImport
 
 final class FormatSnifferTests: XCTestCase {
+  func testOccurs_AsFoundationsContains() {
+    let texts = [
+      "<?xml version=\"1.0\"?><!DOCTYPE plist><plist version=\"1.0\">", "{\"a\": 1}", "", "<plis",
+      "x<plist", "plist", "\u{FEFF}<plist>", "caf\u{E9} <plist", String(repeating: "a", count: 600),
+    ]
+    var inputs = texts.map { Array($0.utf8) }
+    inputs.append([0xFF, 0xFE, 0x3C, 0x70, 0x6C, 0x69, 0x73, 0x74])  // bad bytes, then <plist
+    inputs.append(Array(repeating: 0x20, count: 508) + Array("<plist".utf8))  // cut at 512
+    for bytes in inputs {
+      let head = bytes.prefix(512)
+      let text = String(decoding: head, as: UTF8.self)
+      XCTAssertEqual(FormatSniffer.occurs("<plist", in: head), text.contains("<plist"), text)
+      XCTAssertEqual(FormatSniffer.occurs("plist", in: head), text.contains("plist"), text)
+    }
+  }
+
   private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
   private func reason(_ detection: FormatSniffer.Detection) -> String? {
