@@ -145,6 +145,27 @@ final class ZipFuzzTests: XCTestCase {
     }
   }
 
+  func testReadJSON_KeptValueOnlyForTheSameEntryAndNoStricterLimits() throws {
+    // The reader keeps the small entry it parsed last (a Bridge upload's info.json, parsed by
+    // the walk and again by the import): handed back for that entry to a parser whose limits
+    // are no stricter; another entry, or a stricter parser, is parsed anew.
+    let bytes = try readFile(fixturesPath + "/zip-bridge-upload.zip", limit: 1 << 20)
+    let reader = try ZipReader(bytes: bytes, limits: ZipLimits())
+    let fresh = { (path: String) in
+      try JSONParser().parse(try ZipReader(bytes: bytes, limits: ZipLimits()).read(path))
+    }
+    let info = try reader.readJSON("info.json", parser: JSONParser(maximumBytes: 1 << 20))
+    XCTAssertEqual(info, try fresh("info.json"))
+    XCTAssertEqual(try reader.readJSON("info.json", parser: JSONParser()), info)
+    XCTAssertEqual(try reader.readJSON("mood", parser: JSONParser()), try fresh("mood"))
+    XCTAssertEqual(try reader.readJSON("info.json", parser: JSONParser()), info)
+    let size = try reader.read("info.json").count
+    XCTAssertThrowsError(
+      try reader.readJSON("info.json", parser: JSONParser(maximumBytes: size - 1)))
+    XCTAssertThrowsError(try reader.readJSON("info.json", parser: JSONParser(maximumDepth: 1)))
+    XCTAssertEqual(try reader.readJSON("info.json", parser: JSONParser()), info)
+  }
+
   func testFuzz_MutatedJSON_NeverCrash() throws {
     var random = SplitMix(seed: 42)
     let original = try readFile(fixturesPath + "/surveynative/lifestyle.json", limit: 1 << 20)

@@ -8,10 +8,19 @@ public struct BridgeUploadFiles {
   public var names: [String]
   /// Reads one file by its relative path.
   public var read: (String) throws -> [UInt8]
+  /// Parses one file as JSON in place of `parse(_:with:)`'s reading and parsing: a zip's
+  /// reader may hand back the value it parsed already (see `ZipReader.readJSON`).
+  var parsedJSON: ((String, JSONParser) throws -> JSONValue)?
 
   public init(names: [String], read: @escaping (String) throws -> [UInt8]) {
     self.names = names
     self.read = read
+  }
+
+  /// One file parsed as JSON by `parser`.
+  func parse(_ name: String, with parser: JSONParser) throws -> JSONValue {
+    if let parsedJSON { return try parsedJSON(name, parser) }
+    return try parser.parse(try read(name))
   }
 }
 
@@ -99,7 +108,7 @@ public enum BridgeUploadReader {
     -> JSONValue
   {
     do {
-      return try parser.parse(try files.read(name))
+      return try files.parse(name, with: parser)
     } catch let error as ImportError {
       let location = error.location.isEmpty ? name : "\(name) \(error.location)"
       throw ImportError(location: location, reason: error.reason)

@@ -44,8 +44,10 @@ extension BridgeUploadFiles {
       let name = String(entry.path.dropFirst(root.count))
       return name.split(separator: "/").contains { $0.hasPrefix(".") } ? nil : name
     }
-    return BridgeUploadFiles(names: names.sorted()) { name in
+    var files = BridgeUploadFiles(names: names.sorted()) { name in
       try archive.read(root + name)
     }
+    files.parsedJSON = { name, parser in try archive.readJSON(root + name, parser: parser) }
+    return files
   }
 }

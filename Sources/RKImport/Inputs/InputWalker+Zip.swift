@@ -185,7 +185,7 @@ extension InputWalker {
       guard entry.isFile, parts.last == "info.json", parts.count <= 2,
         !parts.contains(where: { $0.hasPrefix(".") || $0.isEmpty || $0 == ".." }),
         entry.uncompressedSize <= 1 << 20,
-        let value = try? JSONParser().parse(try reader.read(entry.path)),
+        let value = try? reader.readJSON(entry.path, parser: JSONParser()),
         BridgeUploadReader.isUploadInfo(value)
       else { return nil }
       return parts.count == 1 ? "" : parts[0] + "/"

@@ -239,6 +239,26 @@ final class ZipReader {
     return bytes
   }
 
+  /// The entry at `path` parsed as JSON by `parser`. The value of the small entry parsed last
+  /// is kept: a Bridge upload's `info.json` is parsed by the walk to tell the upload and again
+  /// first by its import (~32 k instructions an upload with the value's freeing). It is handed
+  /// back to a parser whose limits are no stricter (a value parsed within some limits parses
+  /// alike within looser ones); a stricter one parses again.
+  func readJSON(_ path: String, parser: JSONParser) throws -> JSONValue {
+    if let lastParsed, lastParsed.path == path,
+      lastParsed.parser.maximumBytes <= parser.maximumBytes,
+      lastParsed.parser.maximumDepth <= parser.maximumDepth
+    {
+      return lastParsed.value
+    }
+    let bytes = try read(path)
+    let value = try parser.parse(bytes)
+    lastParsed = bytes.count <= ZipReader.lastReadSize ? (path, parser, value) : nil
+    return value
+  }
+
+  private var lastParsed: (path: String, parser: JSONParser, value: JSONValue)?
+
   /// The small entry read last, whole: the walk reads a Bridge upload's `info.json` to tell
   /// the upload, and its import reads it again first (~29 k instructions an upload to inflate
   /// and check it again).
