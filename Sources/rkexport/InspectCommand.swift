@@ -13,11 +13,15 @@ struct InspectCommand: ParsableCommand {
   var file: String
 
   func run() throws {
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw RunFailure(status: 1, message: "\(file): cannot read")
+    // Read as the export reads inputs (a name that is not UTF-8 too; a pipe is refused).
+    let bytes: [UInt8]
+    do {
+      bytes = try readFile(file, limit: ImportOptions().maximumFileSize)
+    } catch let error as ImportError {
+      throw RunFailure(status: 1, message: "\(file): cannot read: \(error.reason)")
     }
     do {
-      print(try ArchiveInspector.render([UInt8](data)), terminator: "")
+      print(try ArchiveInspector.render(bytes), terminator: "")
     } catch let error as ImportError {
       throw RunFailure(status: 1, message: error.inFile(file).description)
     }

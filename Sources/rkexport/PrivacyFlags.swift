@@ -1,6 +1,7 @@
 // Flags for sharing exports: pseudonymous participant ids, no free text, Excel-safe CSV.
 import ArgumentParser
 import Foundation
+import RKImport
 import RKTidy
 
 struct PrivacyFlags: ParsableArguments {
@@ -37,11 +38,28 @@ struct PrivacyFlags: ParsableArguments {
   func privacyOptions() throws -> PrivacyOptions {
     var pseudonymizer: Pseudonymizer?
     if let path = pseudonymizeKeyFile {
-      guard let handle = FileHandle(forReadingAtPath: path) else {
+      // By the path's bytes (`FileSystemName`: a name that is not UTF-8 too); blocking, so a
+      // key given through a pipe (`<(…)`) is read whole.
+      let descriptor = FileSystemName.openPath(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
         throw ValidationError("--pseudonymize-key-file \(path): cannot read the key file.")
       }
-      defer { try? handle.close() }
-      let bytes = [UInt8](handle.readData(ofLength: Pseudonymizer.maximumKeyByteCount + 1))
+      defer { close(descriptor) }
+      // One byte more than a key may have, so a longer file is told apart.
+      var bytes = [UInt8](repeating: 0, count: Pseudonymizer.maximumKeyByteCount + 1)
+      var count = 0
+      while count < bytes.count {
+        let got = bytes.withUnsafeMutableBytes {
+          read(descriptor, $0.baseAddress! + count, $0.count - count)
+        }
+        if got < 0, errno == EINTR { continue }
+        guard got >= 0 else {
+          throw ValidationError("--pseudonymize-key-file \(path): cannot read the key file.")
+        }
+        if got == 0 { break }
+        count += got
+      }
+      bytes.removeSubrange(count...)
       do {
         pseudonymizer = try Pseudonymizer(keyFileContents: bytes, path: path)
       } catch {

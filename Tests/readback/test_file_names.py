@@ -65,6 +65,34 @@ def test_export_namesNotUTF8_everyFileReadAndNamedApart(tmp_path):
     assert recovered == {name.split(b"/", 1)[1] for name in names}
 
 
+@pytest.mark.skipif(not BINARY, reason="set RKEXPORT_BIN to the rkexport binary")
+def test_inspectAndKeyFile_namesNotUTF8_read(tmp_path):
+    """`rkexport inspect` and `--pseudonymize-key-file` take such names too: the archive is
+    shown, and a key file so named pseudonymizes exactly as the same key under a plain name."""
+    folder = bytes(tmp_path)
+    archive = folder + b"/fi\xe8vre.archive"
+    shutil.copyfile(ARCHIVE, archive)
+    shown = subprocess.run([BINARY.encode(), b"inspect", archive], capture_output=True)
+    assert shown.returncode == 0, shown.stderr.decode("utf-8", "replace")
+    assert b"ORKTaskResult" in shown.stdout
+
+    key = b"a key of more than sixteen bytes\n"
+    for name in (b"plain.key", b"cl\xe9.key"):
+        with open(folder + b"/" + name, "wb") as handle:
+            handle.write(key)
+    outputs = []
+    for number, name in enumerate((b"plain.key", b"cl\xe9.key")):
+        out = folder + b"/out-%d" % number
+        result = subprocess.run(
+            [BINARY.encode(), str(SAMPLES / "study").encode(), b"--out", out, b"--quiet",
+             b"--pseudonymize-key-file", folder + b"/" + name], capture_output=True)
+        assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
+        with open(out + b"/task_runs.csv", encoding="utf-8") as handle:
+            outputs.append(handle.read())
+    assert outputs[0] == outputs[1]
+    assert "P001" not in outputs[0]  # pseudonymized
+
+
 def recover(path):
     """The README's Python lines that recover a name's bytes (section "Inputs", File names)."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
