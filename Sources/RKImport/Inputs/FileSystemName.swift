@@ -26,22 +26,30 @@ public enum FileSystemName {
     {
       return text
     }
+    // The standard library's parser tells each scalar's length, or an invalid sequence's (its
+    // bytes after the first are continuation bytes, which start nothing valid: mapping them
+    // all is mapping byte by byte).
     let bytes = Array(bytes)
     var scalars = String.UnicodeScalarView()
     var index = 0
     while index < bytes.count {
-      if let (scalar, length) = validScalar(in: bytes, at: index),
-        !(0xEF80...0xEFFF).contains(scalar.value)
-      {
-        scalars.append(scalar)
-        index += length
-      } else if let (_, length) = validScalar(in: bytes, at: index) {
-        // A character of the mapped range: its bytes mapped one by one.
+      var parser = Unicode.UTF8.ForwardParser()
+      var rest = bytes[index...].makeIterator()
+      switch parser.parseScalar(from: &rest) {
+      case .valid(let encoded):
+        let scalar = Unicode.UTF8.decode(encoded)
+        if (0xEF80...0xEFFF).contains(scalar.value) {
+          // A character of the mapped range: its bytes mapped one by one.
+          for byte in encoded { scalars.append(mapped(byte)) }
+        } else {
+          scalars.append(scalar)
+        }
+        index += encoded.count
+      case .error(let length):
         for byte in bytes[index..<index + length] { scalars.append(mapped(byte)) }
         index += length
-      } else {
-        scalars.append(mapped(bytes[index]))
-        index += 1
+      case .emptyInput:
+        index = bytes.count
       }
     }
     return String(scalars)
@@ -67,7 +75,7 @@ public enum FileSystemName {
       if (0xEF80...0xEFFF).contains(scalar.value) {
         bytes.append(UInt8(scalar.value - mappedBase))
       } else {
-        bytes.append(contentsOf: String(scalar).utf8)
+        UTF8.encode(scalar) { bytes.append($0) }
       }
     }
     return bytes
@@ -115,41 +123,5 @@ public enum FileSystemName {
 
   private static func mapped(_ byte: UInt8) -> Unicode.Scalar {
     Unicode.Scalar(mappedBase + UInt32(byte))!
-  }
-
-  /// The scalar a valid UTF-8 sequence starting at `index` encodes, and its length; nil when
-  /// the bytes there are not one (a stray continuation byte, a truncated or overlong
-  /// sequence, a surrogate, beyond U+10FFFF).
-  private static func validScalar(in bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
-    let lead = bytes[index]
-    if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
-    let length: Int
-    var second: ClosedRange<UInt8> = 0x80...0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      second = 0xA0...0xBF
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      second = 0x80...0x9F
-    case 0xF0:
-      length = 4
-      second = 0x90...0xBF
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      second = 0x80...0x8F
-    default: return nil
-    }
-    guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
-    var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-    for offset in 1..<length {
-      let byte = bytes[index + offset]
-      guard (0x80...0xBF).contains(byte) else { return nil }
-      value = value << 6 | UInt32(byte & 0x3F)
-    }
-    return Unicode.Scalar(value).map { ($0, length) }
   }
 }
