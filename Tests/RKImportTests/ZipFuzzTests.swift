@@ -130,9 +130,8 @@ final class ZipFuzzTests: XCTestCase {
   }
 
   func testRead_EntriesReadAgainInAnyOrder_EachItsOwnBytes() throws {
-    // The reader keeps the last small entry it read whole (a Bridge upload's info.json is read
-    // by the walk, then first by the import): reads in any order give each entry's bytes as a
-    // fresh reader reads them.
+    // Reads in any order give each entry's bytes as a fresh reader reads them (the reader
+    // keeps only a parsed JSON value, see the test below; no bytes of an earlier read).
     let bytes = try readFile(fixturesPath + "/zip-bridge-upload.zip", limit: 1 << 20)
     let reader = try ZipReader(bytes: bytes, limits: ZipLimits())
     let files = reader.entries.filter(\.isFile).map(\.path)

@@ -41,7 +41,9 @@ enum UnopenedFileRead {
 /// Reads a whole regular file of at most `limit` bytes unless it starts like a zip. A file
 /// over `peekAbove` bytes has its first four bytes read first, so that a large zip (listed
 /// where it lies) is never read whole, nor a large file over the limit.
-func readFileUnlessZip(_ path: String, limit: Int64, peekAbove: Int64 = 1 << 20) throws
+func readFileUnlessZip(
+  _ path: String, limit: Int64, peekAbove: Int64 = ZipReader.directReadSize
+) throws
   -> UnopenedFileRead
 {
   try withRegularFile(path) { fd, size in

@@ -30,8 +30,8 @@ final class ZipReader {
   /// Zip files up to this size are read whole when opened: one of the plain kind
   /// `ZipDirectRead` reads is read from memory (a zip of a hundred archives, ~430 KiB, was read
   /// whole to tell it, then read again entry by entry through ZIPFoundation's file access);
-  /// others as `ZipLimits.inMemoryZipSize` says. As large as a file `readFileUnlessZip` reads
-  /// whole.
+  /// others as `ZipLimits.inMemoryZipSize` says. `readFileUnlessZip` reads files up to this
+  /// size whole, so a zip found at import is opened from the bytes read to tell it.
   static let directReadSize: Int64 = 1 << 20
 
   /// Opens a zip file on disk. One of at most `limits.inMemoryZipSize` bytes (or, of the plain
@@ -69,13 +69,13 @@ final class ZipReader {
       return
     }
     // Larger: from memory only when read directly (ZIPFoundation reads a file of this size
-    // faster than its in-memory archive does).
+    // faster than its in-memory archive does), else from the file, with the same records.
     let records = try ZipReader.scan(bytes, limits: limits)
     if let direct = ZipDirectRead.entries(records, in: bytes) {
       try self.init(bytes: bytes, records: records, direct: direct, limits: limits)
       return
     }
-    try self.init(fileAt: path, limits: limits)
+    try self.init(file: path, records: records, limits: limits)
   }
 
   /// Opens a zip file on disk through ZIPFoundation's file access.
@@ -233,10 +233,7 @@ final class ZipReader {
 
   /// The whole entry, refused when its declared or actual size breaks the limits.
   func read(_ path: String) throws -> [UInt8] {
-    if let lastRead, lastRead.path == path { return lastRead.bytes }
-    let bytes = try read(path, stopAfter: nil)
-    lastRead = bytes.count <= ZipReader.lastReadSize ? (path, bytes) : nil
-    return bytes
+    try read(path, stopAfter: nil)
   }
 
   /// The entry at `path` parsed as JSON by `parser`. The value of the small entry parsed last
@@ -253,17 +250,12 @@ final class ZipReader {
     }
     let bytes = try read(path)
     let value = try parser.parse(bytes)
-    lastParsed = bytes.count <= ZipReader.lastReadSize ? (path, parser, value) : nil
+    lastParsed = bytes.count <= ZipReader.lastParsedSize ? (path, parser, value) : nil
     return value
   }
 
   private var lastParsed: (path: String, parser: JSONParser, value: JSONValue)?
-
-  /// The small entry read last, whole: the walk reads a Bridge upload's `info.json` to tell
-  /// the upload, and its import reads it again first (~29 k instructions an upload to inflate
-  /// and check it again).
-  private var lastRead: (path: String, bytes: [UInt8])?
-  private static let lastReadSize = 64 << 10
+  private static let lastParsedSize = 64 << 10
 
   /// Up to `count` leading bytes of an entry (inflating only the first chunk).
   func peek(_ path: String, count: Int) -> [UInt8] {
