@@ -15,8 +15,8 @@ final class FormatSnifferTests: XCTestCase {
     for bytes in inputs {
       let head = bytes.prefix(512)
       let text = String(decoding: head, as: UTF8.self)
-      XCTAssertEqual(FormatSniffer.occurs("<plist", in: head), text.contains("<plist"), text)
-      XCTAssertEqual(FormatSniffer.occurs("plist", in: head), text.contains("plist"), text)
+      XCTAssertEqual(ByteSearch.occurs("<plist", in: head), text.contains("<plist"), text)
+      XCTAssertEqual(ByteSearch.occurs("plist", in: head), text.contains("plist"), text)
     }
   }
 

@@ -38,12 +38,8 @@ public enum BridgeUploadReader {
   /// Whether a content type names JSON (`application/json`, `text/JSON`, `…+json`), in any
   /// case. (By bytes: Foundation's `lowercased().contains` cost ~6 k instructions a file.)
   static func mentionsJSON(_ contentType: String) -> Bool {
-    let needle = Array("json".utf8)
-    let bytes = Array(contentType.utf8)
-    guard bytes.count >= needle.count else { return false }
-    return (0...bytes.count - needle.count).contains { start in
-      needle.indices.allSatisfy { bytes[start + $0] | 0x20 == needle[$0] }
-    }
+    var text = contentType
+    return text.withUTF8 { ByteSearch.occurs("json", in: $0, foldingCase: true) }
   }
 
   /// True when `info` looks like a Bridge `info.json` (an object with a `files` array or one of

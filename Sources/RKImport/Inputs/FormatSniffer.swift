@@ -1,10 +1,5 @@
 // Decides an input's format from its content, never from its name: magic bytes first, then
 // the shape of the JSON tree for JSON formats.
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Recognises result formats by content.
 public enum FormatSniffer {
@@ -33,7 +28,8 @@ public enum FormatSniffer {
     if bytes.starts(with: Array("bplist00".utf8)) { return .format(.keyedArchiveBinary) }
     if isZipMagic(bytes) { return .format(.zip) }
     let head = bytes.prefix(512)
-    if occurs("<plist", in: head) || (head.starts(with: "<?xml".utf8) && occurs("plist", in: head))
+    if ByteSearch.occurs("<plist", in: head)
+      || (head.starts(with: "<?xml".utf8) && ByteSearch.occurs("plist", in: head))
     {
       return .format(.keyedArchiveXML)
     }
@@ -46,32 +42,13 @@ public enum FormatSniffer {
     } catch let error as ImportError {
       // A JSON file naming a result format's keys near its top is a damaged result file.
       let start = bytes.prefix(4096)
-      if occurs("\"_class\"", in: start), occurs("\"ORK", in: start) {
+      if ByteSearch.occurs("\"_class\"", in: start), ByteSearch.occurs("\"ORK", in: start) {
         return .damagedJSON(.researchKitJSON, error)
       }
-      if occurs("\"answers\"", in: start) { return .damagedJSON(.surveyNative, error) }
+      if ByteSearch.occurs("\"answers\"", in: start) { return .damagedJSON(.surveyNative, error) }
       return .notResults(reason: "not a result format (invalid JSON at \(error.location))")
     } catch {
       return .notResults(reason: "not a result format (invalid JSON)")
-    }
-  }
-
-  /// Whether the ASCII text `needle` occurs in `bytes`. (By bytes: Foundation's
-  /// `String.contains` over the first 512 bytes cost ~80 k instructions a JSON input.)
-  static func occurs(_ needle: StaticString, in bytes: ArraySlice<UInt8>) -> Bool {
-    needle.withUTF8Buffer { pattern in
-      bytes.withUnsafeBufferPointer { haystack in
-        guard let first = pattern.first, haystack.count >= pattern.count,
-          let start = haystack.baseAddress, let patternStart = pattern.baseAddress
-        else { return pattern.isEmpty }
-        for index in 0...haystack.count - pattern.count
-        where haystack[index] == first
-          && memcmp(start + index, patternStart, pattern.count) == 0
-        {
-          return true
-        }
-        return false
-      }
     }
   }
 
