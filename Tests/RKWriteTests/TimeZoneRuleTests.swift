@@ -1,7 +1,8 @@
-// Offsets of named zones, cached per UTC hour: an hour in which a zone's offset changes must
-// not lend one instant's offset to another.
+// Offsets of named zones, worked out per block from the zone's transitions: every instant must
+// get the offset Foundation gives it, on both sides of every change.
 import Foundation
 import RKTable
+import RKTestSupport
 import XCTest
 
 final class TimeZoneRuleTests: XCTestCase {
@@ -57,5 +58,64 @@ final class TimeZoneRuleTests: XCTestCase {
       XCTAssertEqual(rule.offsetSeconds(atMillisecondsSince1970: instant), expected)
       instant += 37 * 60_000
     }
+  }
+
+  /// Every zone the system knows, at seeded random instants from 1850 to 2150 and at both
+  /// sides of each transition found there: the offset and the span's two ends agree with
+  /// Foundation. The hours around each transition are asked too, so that its block is worked
+  /// out from the zone's transitions (after `blockAfterMisses` hours), and every instant is
+  /// asked twice: the first time mostly by the hour, the second by the block.
+  func testOffset_EveryKnownZone_SameAsFoundation() throws {
+    var random = SplitMix(seed: 20_261_127)
+    let earliest: Int64 = -3_786_825_600_000  // 1850-01-01
+    let latest: Int64 = 5_680_281_600_000  // 2150-01-01
+    func foundation(_ zone: TimeZone, _ ms: Int64) -> Int {
+      zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+    var zonesChecked = 0
+    var transitionsChecked = 0
+    for identifier in TimeZone.knownTimeZoneIdentifiers {
+      let zone = try XCTUnwrap(TimeZone(identifier: identifier))
+      let rule = try XCTUnwrap(TimeZoneRule(identifier: identifier), identifier)
+      zonesChecked += 1
+      var instants = (0..<60).map { _ in Int64.random(in: earliest...latest, using: &random) }
+      // Both sides of the transitions between two of those instants.
+      var cursor = Date(timeIntervalSince1970: Double(instants[0]) / 1000)
+      for _ in 0..<8 {
+        guard let next = zone.nextDaylightSavingTimeTransition(after: cursor) else { break }
+        let ms = Int64((next.timeIntervalSince1970 * 1000).rounded(.up))
+        instants += [ms - 1, ms, ms + 1]
+        instants += (1...12).flatMap { [ms - $0 * 3_600_000, ms + $0 * 3_600_000] }
+        transitionsChecked += 1
+        cursor = next
+      }
+      instants.shuffle(using: &random)
+      for ms in instants + instants {
+        let span = rule.span(containing: ms)
+        let expected = foundation(zone, ms)
+        XCTAssertEqual(span.offsetSeconds, expected, "\(identifier) at \(ms)")
+        XCTAssertTrue(span.contains(ms), "\(identifier) at \(ms)")
+        XCTAssertEqual(foundation(zone, span.first), expected, "\(identifier) span from \(ms)")
+        XCTAssertEqual(foundation(zone, span.last), expected, "\(identifier) span to \(ms)")
+        XCTAssertEqual(rule.offsetSeconds(atMillisecondsSince1970: ms), expected)
+      }
+    }
+    XCTAssertGreaterThan(zonesChecked, 300)
+    XCTAssertGreaterThan(transitionsChecked, 1_000)
+  }
+
+  /// A span ends where the offset changes: Zurich's last span of winter 2023 ends the
+  /// millisecond before 01:00 UTC on 26 March, and the next begins there.
+  func testSpan_EndsAtTheTransition() throws {
+    let rule = try XCTUnwrap(TimeZoneRule(identifier: "Europe/Zurich"))
+    let change = ms(2023, 3, 26, 1, 0)
+    let winter = rule.span(containing: change - 3_600_000)
+    XCTAssertEqual(winter.offsetSeconds, 3600)
+    XCTAssertEqual(winter.last, change - 1)
+    let summer = rule.span(containing: change)
+    XCTAssertEqual(summer.offsetSeconds, 7200)
+    XCTAssertEqual(summer.first, change)
+    XCTAssertEqual(TimeZoneRule.utc.span(containing: change).offsetSeconds, 0)
+    XCTAssertTrue(TimeZoneRule.utc.span(containing: change).contains(.max))
   }
 }

@@ -17,6 +17,9 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
   public private(set) var rowCount = 0
   private var atRowStart = true
   private var instants = ISO8601Writer()
+  /// The output zone's span of the last instant: the next instant asks the zone only when it
+  /// falls outside.
+  private var zoneSpan = OffsetSpan.none
   /// The last run key appended, and where its fields were rendered in `buffer`.
   private var runKey: (participantID: String, taskIdentifier: String, runUUID: String?)?
   private var runKeyRange = 0..<0
@@ -78,8 +81,15 @@ public struct CSVRowBuilder: RowBuilder, ~Copyable {
 
   public mutating func appendInstant(millisecondsSince1970 ms: Int64) {
     separate()
-    let offset = timeZone.isUTC ? 0 : timeZone.offsetSeconds(atMillisecondsSince1970: ms)
+    if !timeZone.isUTC && !zoneSpan.contains(ms) { findZoneSpan(ms) }
+    let offset = timeZone.isUTC ? 0 : zoneSpan.offsetSeconds
     instants.append(millisecondsSince1970: ms, offsetSeconds: offset, to: &buffer)
+  }
+
+  /// Out of line: the rare call, inlined, cost the row loops that format instants a register.
+  @inline(never)
+  private mutating func findZoneSpan(_ ms: Int64) {
+    zoneSpan = timeZone.span(containing: ms)
   }
 
   public mutating func appendSeconds(_ seconds: Double) {

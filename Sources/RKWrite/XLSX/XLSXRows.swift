@@ -34,6 +34,8 @@ public struct XLSXRows: Sendable {
   }
 
   let timeZone: TimeZoneRule
+  /// The zone's span of the last instant encoded (`CSVRowBuilder` keeps one too).
+  private var zoneSpan = OffsetSpan.none
   private(set) var entries: [Entry] = []
   /// NUL-terminated UTF-8 strings, one per text entry.
   private(set) var text: [UInt8] = []
@@ -174,10 +176,10 @@ public struct XLSXRows: Sendable {
   }
 
   /// The instant's Excel serial in the zone, or nil outside Excel's dates.
-  private func excelSerial(_ milliseconds: Int64) -> Double? {
+  private mutating func excelSerial(_ milliseconds: Int64) -> Double? {
     guard XLSXDates.isNearExcelRange(milliseconds) else { return nil }
-    let offset = timeZone.offsetSeconds(atMillisecondsSince1970: milliseconds)
-    return XLSXDates.serial(localMilliseconds: milliseconds + Int64(offset) * 1000)
+    if !zoneSpan.contains(milliseconds) { zoneSpan = timeZone.span(containing: milliseconds) }
+    return XLSXDates.serial(localMilliseconds: milliseconds + Int64(zoneSpan.offsetSeconds) * 1000)
   }
 
   /// Integers beyond 15 digits are written as text: Excel keeps only 15 significant digits.
