@@ -42,10 +42,13 @@ final class EntrySpool {
       inMemory[key] = entry
       return
     }
+    // Taken out while it grows: with a second reference to its buffer, each entry appended
+    // copied the whole buffer (up to 64 KiB) first.
+    self.writer = nil
+    defer { self.writer = writer }
     let start = writer.position
     try writer.appendEntry(entry)
     stored.append(key: key, entry: entry, span: start..<writer.position)
-    self.writer = writer
   }
 
   /// Every entry added, sorted by key. The spool file stays mapped as long as they are used.

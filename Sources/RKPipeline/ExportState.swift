@@ -43,6 +43,19 @@ public struct ExportState: Codable, Sendable, Equatable {
       self.path = path
     }
 
+    /// An entry whose run UUIDs are joined already (`StateEntryScanner`).
+    init(
+      size: Int64, modified: Double, hash: String, runUUIDs: JoinedStrings, status: String,
+      path: String?
+    ) {
+      self.size = size
+      self.modified = modified
+      self.hash = hash
+      self.runUUIDs = runUUIDs
+      self.status = status
+      self.path = path
+    }
+
     private enum CodingKeys: String, CodingKey {
       case size, modified, hash, taskRunUUIDs, status, path
     }
@@ -147,6 +160,20 @@ public struct ExportState: Codable, Sendable, Equatable {
           inputs[key] = entry
         }
         release(span.upperBound)
+      },
+      readInPlace: { key, start in
+        // The plain entries rkexport writes, read without a JSON tree; any other is parsed.
+        guard let (entry, end) = StateEntryScanner.entry(in: bytes, from: start) else {
+          return nil
+        }
+        sawInputs = true
+        if file != nil {
+          stored.append(key: key, entry: entry, span: start..<end)
+        } else {
+          inputs[key] = entry
+        }
+        release(end)
+        return end
       })
     if !sawInputs, !bytes.isEmpty {
       // An empty `inputs` object hands over no member: look for the member itself.
@@ -236,17 +263,30 @@ struct JoinedStrings: Sendable, Equatable {
   private var storage: Storage
 
   init(_ strings: [String]) {
-    if strings.contains(where: { $0.utf8.contains(0x0A) }) {
+    if strings.contains(where: Self.holdsNewline) {
       storage = .list(strings)
     } else {
       storage = .joined(strings.joined(separator: "\n"), count: strings.count)
     }
   }
 
+  /// Strings of ASCII without a newline, given joined by newlines (`count` of them).
+  init(joinedASCII bytes: [UInt8], count: Int) {
+    storage = .joined(String(decoding: bytes, as: UTF8.self), count: count)
+  }
+
+  private static func holdsNewline(_ string: String) -> Bool {
+    var string = string
+    return string.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return false }
+      return memchr(base, 0x0A, bytes.count) != nil
+    }
+  }
+
   var strings: [String] {
     var strings: [String] = []
     strings.reserveCapacity(count)
-    forEachUTF8 { strings.append(String(Substring($0))) }
+    forEachUTF8 { strings.append(String(decoding: $0, as: UTF8.self)) }
     return strings
   }
 
@@ -258,20 +298,25 @@ struct JoinedStrings: Sendable, Equatable {
   }
 
   /// Each string's UTF-8 bytes, in order, without making a String of it.
-  func forEachUTF8(_ body: (Substring.UTF8View) throws -> Void) rethrows {
+  func forEachUTF8(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
     switch storage {
     case .list(let strings):
-      for string in strings { try body(Substring(string).utf8) }
+      for var string in strings { try string.withUTF8 { try body($0) } }
     case .joined(_, count: 0):
       return
-    case .joined(let text, _):
-      let bytes = text.utf8
-      var start = bytes.startIndex
-      while true {
-        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
-        try body(bytes[start..<end])
-        guard end < bytes.endIndex else { return }
-        start = bytes.index(after: end)
+    case .joined(var text, _):
+      try text.withUTF8 { bytes in
+        guard let base = bytes.baseAddress else { return try body(bytes) }
+        var start = 0
+        while true {
+          let end =
+            memchr(base + start, 0x0A, bytes.count - start).map {
+              base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+            } ?? bytes.count
+          try body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+          guard end < bytes.count else { return }
+          start = end + 1
+        }
       }
     }
   }
@@ -391,11 +436,19 @@ struct StateJSONWriter {
   /// A string literal: `"` `\\` and `/` escaped, control characters as `\b \t \n \f \r` or
   /// `\u00xx`, everything else as it is.
   mutating func appendString(_ text: String) throws {
-    try appendString(utf8: text.utf8)
+    var text = text
+    try text.withUTF8 { try appendString(utf8: $0) }
   }
 
-  mutating func appendString<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes) throws {
+  mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) throws {
     buffer.append(UInt8(ascii: "\""))
+    // Most strings (keys, hashes, UUIDs, paths) need no escape: one copy.
+    if !bytes.contains(where: Self.needsEscape) {
+      buffer.append(contentsOf: bytes)
+      buffer.append(UInt8(ascii: "\""))
+      if buffer.count >= Self.chunkSize { try flush() }
+      return
+    }
     for byte in bytes {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
@@ -417,6 +470,12 @@ struct StateJSONWriter {
     }
     buffer.append(UInt8(ascii: "\""))
     if buffer.count >= Self.chunkSize { try flush() }
+  }
+
+  @inline(__always)
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+      || byte == UInt8(ascii: "/")
   }
 
   /// One entry's object, as JSONEncoder writes it at the depth of the state's inputs.

@@ -373,8 +373,9 @@ final class StoredInputs: @unchecked Sendable {
     let record = records[position]
     let end = record.valueStart + Int(record.valueCount)
     guard end <= file.bytes.count else { return nil }
-    let value = try? JSONParser(maximumBytes: Int.max).parse(
-      Array(file.bytes[record.valueStart..<end]))
+    let bytes = UnsafeBufferPointer(rebasing: file.bytes[record.valueStart..<end])
+    if let entry = StateEntryScanner.entry(in: bytes) { return entry }
+    let value = try? JSONParser(maximumBytes: Int.max).parse(Array(bytes))
     return value.flatMap(ExportState.Entry.init(json:))
   }
 

@@ -49,10 +49,15 @@ public struct JSONParser: Sendable {
   /// `parseObject` over bytes in place (a mapped file); `streamedMember` also gets where the
   /// member's value lies in `bytes` (its end is where the document has been read up to, so that
   /// a caller may let go of what lies before it, or come back for the value later).
+  ///
+  /// `readInPlace` is offered each streamed member's value first, by the offset
+  /// where it starts: it returns the offset just past the value when it read the value itself
+  /// (which must then be valid JSON), or nil to have it parsed and handed to `streamedMember`.
   public func parseObject(
     _ bytes: UnsafeBufferPointer<UInt8>, streaming streamedKey: String,
     member: (String, JSONValue) throws -> Void,
-    streamedMember: (String, JSONValue, _ span: Range<Int>) throws -> Void
+    streamedMember: (String, JSONValue, _ span: Range<Int>) throws -> Void,
+    readInPlace: (String, _ start: Int) throws -> Int? = { _, _ in nil }
   ) throws {
     guard bytes.count <= maximumBytes else {
       throw ImportError(
@@ -67,6 +72,13 @@ public struct JSONParser: Sendable {
         if key == streamedKey, cursor.current == UInt8(ascii: "{") {
           try cursor.readMembers { key, cursor in
             let start = cursor.offset
+            if let end = try readInPlace(key, start) {
+              guard end > start, end <= bytes.count else {
+                throw cursor.error("a value read in place ends outside the document")
+              }
+              cursor.offset = end
+              return
+            }
             let value = try cursor.readValue()
             try streamedMember(key, value, start..<cursor.offset)
           }
