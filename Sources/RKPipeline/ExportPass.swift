@@ -132,7 +132,9 @@ struct ExportPass {
       }
       let zip: ZipFound
       if let few = Self.itemsReadTogether(items) {
-        zip = .read(few.map { read(IncrementalPlan.Work($0)) }, problems: problems)
+        zip = .read(
+          few.map { read(incremental ? .init($0, foundIn: piece) : .init($0)) },
+          problems: problems)
       } else if items.count <= Self.listingKept {
         zip = .listed(items, problems: problems)
       } else {
@@ -309,7 +311,8 @@ struct ExportPass {
       return next.prefix(count).map(\.error)
     }
     if let items {
-      let work = IncrementalPlan.WorkList(items: items, planned: nil, state: nil)
+      var work = IncrementalPlan.WorkList(items: items, planned: nil, state: nil)
+      if reading.incremental { work.zip = piece }
       try readInOrder(work) { pass, index, found in
         try pass.recordProblems(problemsBefore(index))
         let number = pass.zipItemPaths.add(found.piece.item.displayPath)
@@ -447,6 +450,15 @@ extension IncrementalPlan.Work {
   /// An item of a zip found at import: exported, with no state.
   init(_ item: InputItem) {
     self.init(item: item, key: "", role: .export, fingerprint: nil, previous: nil)
+  }
+
+  /// An item of the zip `zip` found at import, in a run that keeps a state: keyed as the walk
+  /// would have keyed it, judged by the zip's fingerprint. (Only files the state has no entry
+  /// for are listed unopened, so it has no previous entry.)
+  init(_ item: InputItem, foundIn zip: IncrementalPlan.Work) {
+    self.init(
+      item: item, key: InputFingerprint.key(item), role: zip.role, fingerprint: zip.fingerprint,
+      previous: nil)
   }
 
   /// The same work for a file that turned out not to be a zip after all (it changed since it

@@ -56,11 +56,13 @@ public final class ExportRun {
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     var walker = InputWalker(roots: options.inputs)
-    // Without a state, files are opened only when read (a zip is listed then): the state's
-    // plan needs every zip's entries before anything is read. With one, a file recorded under
-    // its own path (so not a zip) and unchanged since is not opened either.
-    walker.opensFilesAtImport = options.statePath == nil
+    // Files are opened only when read (a zip is listed then), but for those the state has
+    // entries for: the plan judges a zip's entries by its file, so it needs them before
+    // anything is read. Of those, a file recorded under its own path (so not a zip) and
+    // unchanged since is not opened either.
+    walker.opensFilesAtImport = state == nil
     if let inputs = state?.inputs {
+      walker.listsUnopened = { path in !inputs.hasEntries(forFile: path) }
       walker.knownPlainFileSize = { path in
         guard let recorded = inputs.fingerprint(forKey: path),
           let now = InputFingerprint.of(file: path), now == recorded

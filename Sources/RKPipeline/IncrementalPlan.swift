@@ -88,6 +88,9 @@ struct IncrementalPlan: Sendable {
     let planned: [Planned]?
     /// The previous state, for the entries (shared with the caller's, not copied).
     let state: ExportState?
+    /// Without `planned`: the zip found at import whose items these are, when the run keeps
+    /// a state (their keys are made, and their fingerprint is the zip's).
+    var zip: Work? = nil
 
     var startIndex: Int { 0 }
     var endIndex: Int { planned?.count ?? items.count }
@@ -99,6 +102,7 @@ struct IncrementalPlan: Sendable {
 
     subscript(position: Int) -> Work {
       guard let planned else {
+        if let zip { return Work(items[position], foundIn: zip) }
         return Work(item: items[position], key: "", role: .export, fingerprint: nil, previous: nil)
       }
       let entry = planned[position]

@@ -54,6 +54,16 @@ extension ExportState {
       return stored?.fingerprint(forKey: key)
     }
 
+    /// Whether any entry is keyed by the file at `path`: its own (a plain file) or one of its
+    /// entries' (`path!…`, a zip).
+    func hasEntries(forFile path: String) -> Bool {
+      let zipPrefix = path + "!"
+      if added.keys.contains(where: { $0 == path || $0.hasPrefix(zipPrefix) }) { return true }
+      guard let stored else { return false }
+      // Keys set to nil still count: such a state is only ever held in memory.
+      return stored.position(of: path) != nil || stored.hasKey(withPrefix: zipPrefix)
+    }
+
     public var count: Int {
       // `removed` holds stored keys only, none of them in `added`.
       let addedOnly = added.keys.count { stored?.position(of: $0) == nil }
@@ -348,6 +358,30 @@ final class StoredInputs: @unchecked Sendable {
           if order < 0 { low = middle + 1 } else { high = middle }
         }
         return nil
+      }
+    }
+  }
+
+  /// Whether a key starts with `prefix`: the first key not below it does.
+  func hasKey(withPrefix prefix: String) -> Bool {
+    var prefix = prefix
+    return prefix.withUTF8 { wanted in
+      keyBytes.withUnsafeBufferPointer { bytes in
+        var low = 0
+        var high = records.count
+        while low < high {
+          let middle = (low + high) / 2
+          let record = records[middle]
+          let here = UnsafeBufferPointer(
+            rebasing: bytes[record.keyStart..<record.keyStart + Int(record.keyCount)])
+          if StoredInputs.compare(here, wanted) < 0 { low = middle + 1 } else { high = middle }
+        }
+        guard low < records.count else { return false }
+        let record = records[low]
+        guard Int(record.keyCount) >= wanted.count, let base = bytes.baseAddress,
+          let wantedBase = wanted.baseAddress
+        else { return wanted.isEmpty }
+        return memcmp(base + record.keyStart, wantedBase, wanted.count) == 0
       }
     }
   }

@@ -153,6 +153,32 @@ final class StateInputsTests: XCTestCase {
     XCTAssertEqual(decoded, loaded)
   }
 
+  /// Which files the walk may leave unopened in a nightly run: those with no entry under
+  /// their own path nor under a zip entry's (`path!…`), stored or set in memory.
+  func testHasEntries_OwnPathOrZipEntries_OthersNone() throws {
+    var state = ExportState(exportedAt: "t", outputDirectory: "o")
+    state.inputs["in/a.archive"] = entry(1)
+    state.inputs["in/b.zip!x/1.archive"] = entry(2)
+    state.inputs["in/c.zip!"] = entry(3)
+    state.inputs["in/d"] = entry(4)
+    let loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(Array(state.encoded()))))
+    var mixed = loaded
+    mixed.inputs["in/e.zip!y.json"] = entry(5)
+    for inputs in [state.inputs, loaded.inputs, mixed.inputs] {
+      for path in ["in/a.archive", "in/b.zip", "in/c.zip", "in/d"] {
+        XCTAssertTrue(inputs.hasEntries(forFile: path), path)
+      }
+      // Names that only begin a key, or that a key only begins.
+      for path in [
+        "in/a", "in/a.archiv", "in/b", "in/b.zi", "in/b.zip!x", "in/c.zip!!", "in/", "in/e",
+      ] {
+        XCTAssertFalse(inputs.hasEntries(forFile: path), path)
+      }
+    }
+    XCTAssertTrue(mixed.inputs.hasEntries(forFile: "in/e.zip"))
+    XCTAssertFalse(loaded.inputs.hasEntries(forFile: "in/e.zip"))
+  }
+
   func testLoad_EmptyInputs_EmptyAndWritesAsBefore() throws {
     let state = ExportState(exportedAt: "t", outputDirectory: "o")
     var file: [UInt8] = []

@@ -26,6 +26,10 @@ public struct InputWalker: Sendable {
   /// `a.zip!x`) is still probed: as a zip its entries (`a.zip!/…`) sort after that sibling,
   /// not at the zip's own place.
   public var opensFilesAtImport = false
+  /// Without `opensFilesAtImport`, the files that may still be listed unopened, by path (a
+  /// `--state` run: those the state has no entry for, so that no entry of a zip is needed
+  /// before it is read). nil: none.
+  public var listsUnopened: (@Sendable (String) -> Bool)?
   /// A folder where `itemList()` streams its items as it lists them (see
   /// `InputItemList.init(streamDirectory:)`): the walk then holds no list of the inputs in
   /// memory. nil: the list is built in memory.
@@ -81,7 +85,10 @@ public struct InputWalker: Sendable {
       let isUpload = isDirectory && isBridgeFolder(root)
       found.items.beginRoot(
         path: root, label: InputWalker.rootLabel(root), isDirectory: isDirectory,
-        labelsRoots: roots.count > 1, filesUnopened: opensFilesAtImport,
+        labelsRoots: roots.count > 1,
+        // With `listsUnopened` a root's files may be either; a file listed as probed is read
+        // the same way (told from its bytes at import).
+        filesUnopened: opensFilesAtImport || listsUnopened != nil,
         ownName: isDirectory && !isUpload ? nil : name)
       if isUpload {
         found.items.append(bridgeFolderItem(root, display: name, folders: []))
@@ -268,7 +275,9 @@ public struct InputWalker: Sendable {
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
     let visible = listing.visibleInOrder()
-    let probedAnyway = opensFilesAtImport ? listing.namesSortingBeforeTheirEntries(visible) : []
+    let mayListUnopened = opensFilesAtImport || listsUnopened != nil
+    let probedAnyway =
+      mayListUnopened ? listing.namesSortingBeforeTheirEntries(visible) : []
     // This folder's index in `tree.folders` and the batch it was registered in: a later
     // batch (the tree was probed and emptied meanwhile) registers it again.
     var registered: (batch: Int, index: Int)?
@@ -311,8 +320,9 @@ public struct InputWalker: Sendable {
           folder = tree.folders.count - 1
           registered = (tree.batch, folder)
         }
-        if type == DT_REG && opensFilesAtImport
+        if type == DT_REG && mayListUnopened
           && (probedAnyway.isEmpty || !probedAnyway.contains(listing.nameBytes(entry)))
+          && (opensFilesAtImport || listsUnopened?(child) == true)
         {
           tree.steps.append(.unopenedFile(folder: folder, name: tree.appendName(listing, entry)))
         } else {
