@@ -59,6 +59,7 @@ final class EntrySpool {
     guard let file = MappedFile(descriptor: descriptor) else {
       throw OutputError(path: spoolPath, reason: "cannot read back this run's state entries")
     }
-    return ExportState.Inputs(stored: StoredInputs(file: file, builder: stored))
+    return ExportState.Inputs(
+      stored: StoredInputs(file: file, builder: stored, isVerbatim: true))
   }
 }

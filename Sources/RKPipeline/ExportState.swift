@@ -229,7 +229,14 @@ public struct ExportState: Codable, Sendable, Equatable {
       written += 1
       try out.appendString(key)
       try out.append(" : ")
-      try out.appendEntry(entry)
+      // This run's entries were written by `appendEntry` to its spool: copied as they are.
+      if !entries.lastFromBase, let position = entries.overlay.lastStoredPosition,
+        let text = newer.verbatimText(at: position)
+      {
+        try out.append(bytes: text)
+      } else {
+        try out.appendEntry(entry)
+      }
     }
     // An entry lost here would make its input look new next time: refuse to write the state.
     let unreadable = entries.base.unreadable + entries.overlay.unreadable
@@ -430,6 +437,12 @@ struct StateJSONWriter {
 
   mutating func append(_ text: String) throws {
     buffer.append(contentsOf: text.utf8)
+    if buffer.count >= Self.chunkSize { try flush() }
+  }
+
+  /// Text already written as JSON (an entry's, by `appendEntry`).
+  mutating func append(bytes: UnsafeBufferPointer<UInt8>) throws {
+    buffer.append(contentsOf: bytes)
     if buffer.count >= Self.chunkSize { try flush() }
   }
 

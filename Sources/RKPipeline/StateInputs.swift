@@ -206,6 +206,13 @@ extension ExportState {
       KnownRuns(entries: sorted(), skipping: skipping)
     }
 
+    /// The text of the stored entry at `position` when it is exactly what
+    /// `StateJSONWriter.appendEntry` writes for it (`StoredInputs.isVerbatim`); nil otherwise.
+    func verbatimText(at position: Int) -> UnsafeBufferPointer<UInt8>? {
+      guard let stored, stored.isVerbatim else { return nil }
+      return stored.text(at: position)
+    }
+
     /// The display path (`path`, else the key) of the stored entry at `position`.
     func knownFileName(_ position: Int) -> String {
       guard let stored, position >= 0, position < stored.count else { return "" }
@@ -269,6 +276,9 @@ final class StoredInputs: @unchecked Sendable {
   private let file: MappedFile
   private let keyBytes: [UInt8]
   private let records: [Record]
+  /// True when each entry's text is `StateJSONWriter.appendEntry`'s for it (the run's own
+  /// spool of entries): the state file can take it as it is.
+  let isVerbatim: Bool
 
   var count: Int { records.count }
 
@@ -289,8 +299,9 @@ final class StoredInputs: @unchecked Sendable {
     }
   }
 
-  init(file: MappedFile, builder: Builder) {
+  init(file: MappedFile, builder: Builder, isVerbatim: Bool = false) {
     self.file = file
+    self.isVerbatim = isVerbatim
     let keyBytes = builder.keyBytes
     var records = builder.records
     func less(_ a: Record, _ b: Record) -> Bool {
@@ -400,6 +411,14 @@ final class StoredInputs: @unchecked Sendable {
 
   func entry(forKey key: String) -> ExportState.Entry? {
     position(of: key).flatMap(entry(at:))
+  }
+
+  /// The text of the entry at `position`; nil when the file no longer holds it.
+  func text(at position: Int) -> UnsafeBufferPointer<UInt8>? {
+    let record = records[position]
+    let end = record.valueStart + Int(record.valueCount)
+    guard end <= file.bytes.count else { return nil }
+    return UnsafeBufferPointer(rebasing: file.bytes[record.valueStart..<end])
   }
 
   /// The entry at `position`, read from the file again (it was checked when the file was).

@@ -267,6 +267,35 @@ final class StateInputsTests: XCTestCase {
     }
   }
 
+  /// The spool's entries are copied into the state file as the spool holds them: the bytes
+  /// must be those of the same entries written from memory, over a loaded state too (entries
+  /// replacing stored ones, and new ones between them), with paths, UUIDs and hashes that need
+  /// escapes.
+  func testWriteJSON_SpooledEntries_SameBytesAsFromMemory() throws {
+    let folder = try makeTemporaryFolder("spool-verbatim")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let previous = bigState(count: 300)
+    let loaded = try XCTUnwrap(try ExportState.load(path: try stateFile(Array(previous.encoded()))))
+    var newer: [String: ExportState.Entry] = [:]
+    for number in stride(from: 0, to: 600, by: 7) {
+      var changed = entry(number + 1_000, uuids: number % 4)
+      if number % 3 == 0 { changed.path = "P\(number)/a \"quoted\" \\ é\u{1}/b.archive" }
+      if number % 5 == 0 { changed.taskRunUUIDs = ["with/slash", "tab\there"] }
+      newer["/srv/study/results/P\(number % 97)/batch-\(number).archive"] = changed
+    }
+    let spool = EntrySpool(directory: folder)
+    for (key, entry) in newer { try spool.add(key: key, entry: entry) }
+    let spooled = try spool.finish()
+    for state in [previous, loaded] {
+      var fromSpool: [UInt8] = []
+      try state.writeJSON(replacing: spooled) { fromSpool += $0 }
+      var fromMemory: [UInt8] = []
+      try state.writeJSON(replacing: newer) { fromMemory += $0 }
+      XCTAssertEqual(fromSpool.count, fromMemory.count)
+      XCTAssertTrue(fromSpool == fromMemory)
+    }
+  }
+
   func testWriteJSON_StateFileRewrittenInPlace_RefusesRatherThanDropEntries() throws {
     let state = bigState(count: 20)
     var file: [UInt8] = []
