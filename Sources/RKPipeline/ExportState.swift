@@ -342,7 +342,7 @@ final class MappedFile {
   private let base: UnsafeMutableRawPointer?
   private let length: Int
   private var guardSlot: Int32 = -1
-  private static let step = 4 << 20
+  static let step = 4 << 20
 
   convenience init?(path: String) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -169,7 +169,7 @@ extension ExportState {
       let stored: StoredInputs?
       let removed: Set<String>
       private var position = 0
-      private var releasedUpTo = 0
+      private var released = StoredInputs.ReleaseMark()
       /// The position of the entry `next()` returned last.
       private(set) var lastPosition = 0
       /// Entries checked when loaded but unreadable now (the file changed under the run).
@@ -191,7 +191,7 @@ extension ExportState {
             unreadable += 1
             continue
           }
-          releasedUpTo = stored.release(behind: current, from: releasedUpTo)
+          stored.release(behind: current, mark: &released)
           lastPosition = current
           return (key, entry)
         }
@@ -212,6 +212,9 @@ extension ExportState {
       guard let stored, stored.isVerbatim else { return nil }
       return stored.text(at: position)
     }
+
+    /// The stored entries' file, mapped (for tests of what stays in memory).
+    var storedBytes: UnsafeBufferPointer<UInt8>? { stored?.mappedBytes }
 
     /// The display path (`path`, else the key) of the stored entry at `position`.
     func knownFileName(_ position: Int) -> String {
@@ -432,12 +435,37 @@ final class StoredInputs: @unchecked Sendable {
     return value.flatMap(ExportState.Entry.init(json:))
   }
 
-  /// Lets go of the file's pages before the entry at `position` once they add up to a few MB,
-  /// given that those before `releasedUpTo` were let go of already; returns the new mark.
-  func release(behind position: Int, from releasedUpTo: Int) -> Int {
-    let start = records[position].valueStart
-    // Out of file order (a state file rkexport did not write): nothing to let go of.
-    guard start > releasedUpTo else { return releasedUpTo }
-    return file.release(range: releasedUpTo..<start)
+  /// How far a pass over the entries has let go of the file's pages.
+  struct ReleaseMark {
+    /// Pages before this were let go of (in a stretch read in file order).
+    var upTo = 0
+    /// Bytes of entries read out of file order since the whole file was let go of.
+    var outOfOrder = 0
   }
+
+  /// Lets go of the file's pages before the entry at `position` once they add up to a few MB,
+  /// as a pass reads the entries in key order.
+  ///
+  /// Entries come out of file order when the keys' order is not the file's: this run's spool
+  /// over several roots not given in sorted order, or a state file rkexport did not write.
+  /// Each jump back starts a new stretch, and every few MB read out of order the whole file
+  /// is let go of; pages are read from the file again when touched. (Stopping at the first
+  /// jump back had kept every page read after it: a 50 MB spool at 100k inputs.)
+  func release(behind position: Int, mark: inout ReleaseMark) {
+    let record = records[position]
+    let start = record.valueStart
+    if start >= mark.upTo {
+      mark.upTo = file.release(range: mark.upTo..<start)
+      return
+    }
+    mark.upTo = start
+    mark.outOfOrder += Int(record.valueCount)
+    if mark.outOfOrder >= MappedFile.step {
+      file.releaseAll()
+      mark.outOfOrder = 0
+    }
+  }
+
+  /// The mapped file's bytes (for tests of what stays in memory).
+  var mappedBytes: UnsafeBufferPointer<UInt8> { file.bytes }
 }

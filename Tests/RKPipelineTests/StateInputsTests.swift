@@ -296,6 +296,60 @@ final class StateInputsTests: XCTestCase {
     }
   }
 
+  /// Resident bytes of the mapping that starts at `base`, from `/proc/self/smaps`.
+  private func residentBytes(ofMappingAt base: UnsafeRawPointer) throws -> Int {
+    // Read with read(2): /proc files report no size, which Foundation's readers trust.
+    let fd = open("/proc/self/smaps", O_RDONLY)
+    guard fd >= 0 else { throw XCTSkip("no /proc/self/smaps") }
+    defer { close(fd) }
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if got <= 0 { break }
+      data += chunk[0..<got]
+    }
+    let smaps = String(decoding: data, as: UTF8.self)
+    let start = String(UInt(bitPattern: base), radix: 16) + "-"
+    var inMapping = false
+    for line in smaps.split(separator: "\n") {
+      if line.first?.isHexDigit == true, line.contains("-"), !line.hasPrefix("Rss") {
+        inMapping = line.hasPrefix(start)
+      } else if inMapping, line.hasPrefix("Rss:") {
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return try XCTUnwrap(kilobytes) * 1024
+      }
+    }
+    throw XCTSkip("no mapping at \(start) in /proc/self/smaps")
+  }
+
+  /// A pass in key order over entries stored in another order (this run's spool over roots
+  /// not given in sorted order; here the reverse) lets go of the file's pages as it goes:
+  /// stopping at the first jump back kept every page read after it.
+  func testSortedPass_EntriesOutOfFileOrder_PagesLetGo() throws {
+    let folder = try makeTemporaryFolder("spool-order")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let spool = EntrySpool(directory: folder)
+    let count = 50_000
+    for number in (0..<count).reversed() {
+      try spool.add(key: String(format: "k%06d", number), entry: entry(number, uuids: 4))
+    }
+    let inputs = try spool.finish()
+    let bytes = try XCTUnwrap(inputs.storedBytes)
+    let base = try XCTUnwrap(UnsafeRawPointer(bytes.baseAddress))
+    XCTAssertGreaterThan(bytes.count, 16 << 20)
+    var read = 0
+    var largest = 0
+    for (key, _) in inputs.sorted() {
+      XCTAssertEqual(key, String(format: "k%06d", read))
+      read += 1
+      if read % 1_000 == 0 { largest = max(largest, try residentBytes(ofMappingAt: base)) }
+    }
+    XCTAssertEqual(read, count)
+    XCTAssertGreaterThan(largest, 0)
+    XCTAssertLessThan(largest, 12 << 20, "of \(bytes.count) bytes mapped")
+  }
+
   func testWriteJSON_StateFileRewrittenInPlace_RefusesRatherThanDropEntries() throws {
     let state = bigState(count: 20)
     var file: [UInt8] = []
