@@ -183,10 +183,20 @@ struct ExportPass {
     let work = plan.work
     let zipItemPaths = ZipItemPaths(directory: outputs.folder, firstNumber: work.count)
     self.zipItemPaths = zipItemPaths
+    let participantRule = options.participantRule
     warnings = DataWarnings(
       now: now, knownUUIDs: known, knownFileName: inputs.knownFileName,
       spoolDirectory: outputs.folder
-    ) { $0 < work.count ? work[$0].item.displayPath : zipItemPaths.path($0) }
+    ) { number in
+      guard number < work.count else { return zipItemPaths.path(number) }
+      let item = work[number].item
+      return preparer.runFile(item, participantID: participantRule.participantID(for: item))
+    }
+  }
+
+  /// The path the duplicate check names an item by: its runs' file (`RunPreparer.runFile`).
+  private func runFile(_ item: InputItem) -> String {
+    preparer.runFile(item, participantID: options.participantRule.participantID(for: item))
   }
 
   /// Sets what the walk could not list (a missing root, an entry escaping its zip): each is
@@ -296,7 +306,7 @@ struct ExportPass {
           timedOut.map {
             Found(piece: piece, outcome: .failed(.unknown, $0), hash: "", prepared: nil)
           } ?? reading.read(piece.asOpened)
-        return try consume(&opened, number: zipItemPaths.add(piece.item.displayPath))
+        return try consume(&opened, number: zipItemPaths.add(runFile(piece.item)))
       }
       items = listed
       problems = listedProblems
@@ -315,13 +325,13 @@ struct ExportPass {
       if reading.incremental { work.zip = piece }
       try readInOrder(work) { pass, index, found in
         try pass.recordProblems(problemsBefore(index))
-        let number = pass.zipItemPaths.add(found.piece.item.displayPath)
+        let number = pass.zipItemPaths.add(pass.runFile(found.piece.item))
         try pass.consume(&found, number: number)
       }
     } else {
       for index in founds.indices {
         try recordProblems(problemsBefore(index))
-        let number = zipItemPaths.add(founds[index].piece.item.displayPath)
+        let number = zipItemPaths.add(runFile(founds[index].piece.item))
         try consume(&founds[index], number: number)
       }
       found.zip = .read(founds, problems: problems)

@@ -118,6 +118,8 @@ struct RunPreparer: Sendable {
       }
     }
     var rows = makeBuilder(capacity: capacity)
+    // The file as the runs' sources name it (pseudonymised with them).
+    let file = runFile(item, participantID: participant)
     // The runs are changed in place: a caller that hands over its input copies no run.
     input.runs.withUnsafeMutableBufferPointer { runs in
       guard let first = runs.baseAddress else { return }
@@ -133,7 +135,7 @@ struct RunPreparer: Sendable {
         privacy.apply(to: &runs[index], definition: definition)
         prepared.runs.append(
           (first + index).withPointeeMovedOut { run in
-            prepare(run, file: item.displayPath, for: output, rows: &rows)
+            prepare(run, file: file, for: output, rows: &rows)
           })
       }
     }
@@ -188,6 +190,14 @@ struct RunPreparer: Sendable {
       checked: checked, csvStart: csvStart, taskRunEnd: taskRunEnd, stepsEnd: stepsEnd,
       csvEnd: rows.byteCount, stepCount: stepCount, answerCount: answerCount,
       contribution: contribution)
+  }
+
+  /// The input's display path as its runs' sources begin (`file` or `file#N`): pseudonymised
+  /// as they are when participant ids are. The duplicate check then keeps a run's place as
+  /// the input's number and N, not the source's text (a String per run, 43 MB at 100k).
+  func runFile(_ item: InputItem, participantID: String) -> String {
+    guard let pseudonymizer = privacy.options.pseudonymizer else { return item.displayPath }
+    return pseudonymizer.pseudonymizedPath(item.displayPath, participantID: participantID)
   }
 
   private func makeBuilder(capacity: Int) -> CSVRowBuilder {
