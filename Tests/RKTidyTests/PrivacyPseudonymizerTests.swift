@@ -1,5 +1,6 @@
 // Pseudonyms: keyed HMAC-SHA256 values checked with Python's hmac module, key file rules.
 import RKModel
+import RKTestSupport
 import XCTest
 
 @testable import RKTidy
@@ -117,5 +118,46 @@ final class PrivacyPseudonymizerTests: XCTestCase {
     XCTAssertEqual(
       try Pseudonymizer(key: key).pseudonymizedPath("survey.archive", participantID: ""),
       "survey.archive")
+  }
+
+  /// Paths and ids from a small alphabet (so that ids recur, overlap and touch each other),
+  /// with CR, CRLF and non-ASCII among them: the same as the standard library's `replacing`
+  /// with the pseudonym, which the ASCII paths no longer call.
+  func testPseudonymizedPath_GeneratedPathsAndIDs_SameAsStringReplacing() throws {
+    let pseudonymizer = try Pseudonymizer(key: key)
+    var random = SplitMix(seed: 33)
+    let alphabet = Array("aab/P01.#!\r\ne\u{301}é-").map(String.init)
+    func text(_ lengths: ClosedRange<Int>) -> String {
+      (0..<Int.random(in: lengths, using: &random)).map { _ in
+        alphabet.randomElement(using: &random)!
+      }.joined()
+    }
+    var replacedCount = 0
+    for round in 0..<20_000 {
+      let id = text(1...3)
+      let path = text(0...24)
+      let expected =
+        path.contains(id) ? path.replacing(id, with: pseudonymizer.pseudonym(for: id)) : path
+      let got = pseudonymizer.pseudonymizedPath(path, participantID: id)
+      XCTAssertEqual(
+        got, expected, "round \(round): \(path.debugDescription), id \(id.debugDescription)")
+      if got != path { replacedCount += 1 }
+    }
+    XCTAssertGreaterThan(replacedCount, 3_000)
+  }
+
+  /// More ids than the pseudonyms remembered, asked in turns: each keeps its own pseudonym
+  /// (the one computed by a fresh instance), canonically equivalent ids (`é` composed or not)
+  /// too.
+  func testPseudonym_ManyIDsInTurns_EachItsOwn() throws {
+    let pseudonymizer = try Pseudonymizer(key: key)
+    let ids = (0..<20).map { "P\($0)" } + ["Jos\u{E9}", "Jose\u{301}"]
+    let expected = try ids.map { try Pseudonymizer(key: key).pseudonym(for: $0) }
+    XCTAssertEqual(Set(expected).count, ids.count)
+    for round in 0..<5 {
+      for (index, id) in ids.enumerated() where (index + round) % 3 != 0 {
+        XCTAssertEqual(pseudonymizer.pseudonym(for: id), expected[index], id)
+      }
+    }
   }
 }
