@@ -359,20 +359,8 @@ final class StoredInputs: @unchecked Sendable {
   func position(of key: String) -> Int? {
     var key = key
     return key.withUTF8 { wanted in
-      keyBytes.withUnsafeBufferPointer { bytes in
-        var low = 0
-        var high = records.count
-        while low < high {
-          let middle = (low + high) / 2
-          let record = records[middle]
-          let here = UnsafeBufferPointer(
-            rebasing: bytes[record.keyStart..<record.keyStart + Int(record.keyCount)])
-          let order = StoredInputs.compare(here, wanted)
-          if order == 0 { return middle }
-          if order < 0 { low = middle + 1 } else { high = middle }
-        }
-        return nil
-      }
+      let index = firstKey(notBelow: wanted)
+      return index < records.count && compare(key: index, wanted) == 0 ? index : nil
     }
   }
 
@@ -380,23 +368,36 @@ final class StoredInputs: @unchecked Sendable {
   func hasKey(withPrefix prefix: String) -> Bool {
     var prefix = prefix
     return prefix.withUTF8 { wanted in
-      keyBytes.withUnsafeBufferPointer { bytes in
-        var low = 0
-        var high = records.count
-        while low < high {
-          let middle = (low + high) / 2
-          let record = records[middle]
-          let here = UnsafeBufferPointer(
-            rebasing: bytes[record.keyStart..<record.keyStart + Int(record.keyCount)])
-          if StoredInputs.compare(here, wanted) < 0 { low = middle + 1 } else { high = middle }
-        }
-        guard low < records.count else { return false }
-        let record = records[low]
-        guard Int(record.keyCount) >= wanted.count, let base = bytes.baseAddress,
-          let wantedBase = wanted.baseAddress
-        else { return wanted.isEmpty }
-        return memcmp(base + record.keyStart, wantedBase, wanted.count) == 0
+      let index = firstKey(notBelow: wanted)
+      guard index < records.count else { return false }
+      let record = records[index]
+      guard Int(record.keyCount) >= wanted.count else { return false }
+      return keyBytes.withUnsafeBufferPointer { bytes in
+        StoredInputs.compare(
+          UnsafeBufferPointer(rebasing: bytes[record.keyStart..<record.keyStart + wanted.count]),
+          wanted) == 0
       }
+    }
+  }
+
+  /// The index of the first key not below `wanted` (the count when every key is below it).
+  private func firstKey(notBelow wanted: UnsafeBufferPointer<UInt8>) -> Int {
+    var low = 0
+    var high = records.count
+    while low < high {
+      let middle = (low + high) / 2
+      if compare(key: middle, wanted) < 0 { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// Key `index` against `wanted`, in the keys' order.
+  private func compare(key index: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Int {
+    let record = records[index]
+    return keyBytes.withUnsafeBufferPointer { bytes in
+      StoredInputs.compare(
+        UnsafeBufferPointer(
+          rebasing: bytes[record.keyStart..<record.keyStart + Int(record.keyCount)]), wanted)
     }
   }
 
