@@ -8,9 +8,9 @@ import Foundation
 /// Only the plain form is read here: the six members at most once each, strings of printable
 /// ASCII (escapes only `\/`, as every path has, `\\` and `\"`), integer sizes, decimal
 /// modification times, `null` or a string path.
-/// Anything else (escapes, other bytes, unknown or repeated members, exponents) gives nil, and
-/// the caller parses the entry as any JSON, which decides as before. What is read here is
-/// valid JSON with the meaning `ExportState.Entry(json:)` gives it.
+/// Anything else (other escapes, other bytes, unknown or repeated members, exponents) gives
+/// nil, and the caller parses the entry as any JSON, which decides as before. What is read
+/// here is valid JSON with the meaning `ExportState.Entry(json:)` gives it.
 enum StateEntryScanner {
   /// The entry whose object starts at `start` (after any whitespace) and the offset just past
   /// its closing brace; nil when it is not of the plain form.

@@ -27,9 +27,10 @@ public struct OffsetSpan: Sendable, Equatable {
 /// slower to ask than an instant is to format, so they are cached two ways:
 /// - per UTC hour (an hour without a change of offset): two questions to the zone, ~3 k
 ///   instructions, for instants scattered over decades (dates of birth);
-/// - per block of 2³⁵ ms (about 398 days) as the block's transitions, once a block has been
-///   asked `blockAfterMisses` times: ~100 k instructions (ICU's transition search), and then
-///   every instant of the block is answered from them (a study's runs, in `--tz`).
+/// - per block of 2³⁵ ms (about 398 days) as the block's transitions, once `blockAfterMisses`
+///   of the block's hours have missed the hour cache: ~100 k instructions (ICU's transition
+///   search), and then every instant of the block is answered from them (a study's runs, in
+///   `--tz`).
 /// A writer that formats many instants keeps the span its last one fell in
 /// (`span(containing:)`) and asks the rule only when an instant leaves it.
 public final class TimeZoneRule: @unchecked Sendable {
@@ -111,12 +112,12 @@ public final class TimeZoneRule: @unchecked Sendable {
       return Self.span(containing: ms, in: block, number: number)
     }
     let hour = ms >= 0 ? ms / 3_600_000 : (ms - 3_599_999) / 3_600_000
-    let hourSpan = OffsetSpan(
-      first: hour * 3_600_000, last: hour * 3_600_000 + 3_599_999, offsetSeconds: 0)
+    let hourStart = hour * 3_600_000
+    let hourLast = hourStart + 3_599_999
     let hourSlot = Int(hour.magnitude % UInt64(Self.hourSlots))
     if cachedHours[hourSlot] == hour {
       return OffsetSpan(
-        first: hourSpan.first, last: hourSpan.last, offsetSeconds: Int(cachedOffsets[hourSlot]))
+        first: hourStart, last: hourLast, offsetSeconds: Int(cachedOffsets[hourSlot]))
     }
     if blocks[blockSlot].number != number { blocks[blockSlot] = BlockSlot(number: number) }
     if blocks[blockSlot].block == nil {
@@ -130,14 +131,14 @@ public final class TimeZoneRule: @unchecked Sendable {
     // An hour is cached only when it starts and ends with the same offset: zones half an hour
     // off whole hours change at :30 UTC (St. John's, Adelaide, Lord Howe), and an hour holding
     // both offsets cached one of them for every instant in it.
-    let first = zone.secondsFromGMT(for: Self.date(hourSpan.first))
-    let last = zone.secondsFromGMT(for: Self.date(hourSpan.last))
+    let first = zone.secondsFromGMT(for: Self.date(hourStart))
+    let last = zone.secondsFromGMT(for: Self.date(hourLast))
     guard first == last else {
       return OffsetSpan(first: ms, last: ms, offsetSeconds: zone.secondsFromGMT(for: Self.date(ms)))
     }
     cachedHours[hourSlot] = hour
     cachedOffsets[hourSlot] = Int32(clamping: first)
-    return OffsetSpan(first: hourSpan.first, last: hourSpan.last, offsetSeconds: first)
+    return OffsetSpan(first: hourStart, last: hourLast, offsetSeconds: first)
   }
 
   /// The span of `block` (number `number`) that holds `ms`.
