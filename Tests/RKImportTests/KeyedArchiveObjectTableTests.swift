@@ -43,6 +43,25 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(match(String(repeating: "a", count: 40)).0, nil)
   }
 
+  /// `FieldKey.named` finds what `byName` finds: every key's name, near misses, and
+  /// spellings with non-ASCII characters (the Kelvin sign U+212A is canonically `K`, so a
+  /// String comparison takes "\u{212A}" for "K"; such names go through `byName`).
+  func testFieldKeyNamed_SameAsByName() {
+    var names: [String] = []
+    for key in FieldKey.allCases {
+      let name = key.name
+      names += [
+        name, name + "s", String(name.dropLast()), "_" + name, name.uppercased(),
+        name.replacingOccurrences(of: "K", with: "\u{212A}"), name + "\u{301}", "é" + name,
+      ]
+    }
+    names += ["", String(repeating: "a", count: 40), "\u{212A}", "$class", "NS.time"]
+    for name in names {
+      XCTAssertEqual(FieldKey.named(name), FieldKey.byName[name], name.debugDescription)
+    }
+    XCTAssertEqual(FieldKey.named("identifier"), .identifier)
+  }
+
   func testKeyPair_PacksCodeFlagAndNumber() {
     let uid = KeyPair(code: FieldKey.nsTime.rawValue, uid: 70_000)
     XCTAssertEqual(uid.code, FieldKey.nsTime.rawValue)

@@ -31,6 +31,15 @@ enum ResearchKitJSONClasses {
 
   /// `className` and the ancestors the table knows.
   private static func knownChain(of className: String) -> [String] {
+    knownChains[className] ?? [className]
+  }
+
+  /// `walkedChain(of:)` of every class the table knows, worked out once: one lookup an
+  /// object instead of one per ancestor.
+  private static let knownChains: [String: [String]] = Dictionary(
+    uniqueKeysWithValues: superclass.keys.map { ($0, walkedChain(of: $0)) })
+
+  private static func walkedChain(of className: String) -> [String] {
     var chain = [className]
     var current = className
     while let parent = superclass[current], chain.count < 16 {

@@ -35,7 +35,12 @@ struct ResearchKitJSONObject {
   /// (`coordinate.latitude`, `region.center.latitude`…); nil when absent.
   func raw(_ key: String) -> JSONValue? {
     if let member = members.first(where: { $0.key == key }) { return member.value }
-    guard let route = Self.nestedRoutes[key] else { return nil }
+    // Every nested form starts `coordinate.` or `region.`: other keys are not looked up (the
+    // dictionary hashed every absent key).
+    guard let initial = key.utf8.first,
+      initial == UInt8(ascii: "c") || initial == UInt8(ascii: "r"),
+      let route = Self.nestedRoutes[key]
+    else { return nil }
     var value = JSONValue.object(members)
     for step in route {
       guard let next = value[step] else { return nil }

@@ -195,6 +195,18 @@ enum FieldKey: UInt8, CaseIterable, Sendable {
   static let byName: [String: FieldKey] = Dictionary(
     uniqueKeysWithValues: allCases.map { ($0.name, $0) })
 
+  /// The key named `name`, as `byName[name]` finds it: ASCII names by their bytes
+  /// (`FieldKeyMatcher`, no hashing of a String), others through `byName`, whose String
+  /// comparison finds canonically equivalent spellings too.
+  static func named(_ name: String) -> FieldKey? {
+    var name = name
+    let matched: FieldKey?? = name.withUTF8 { bytes in
+      guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+      return .some(FieldKeyMatcher.key(bytes))
+    }
+    return matched ?? byName[name]
+  }
+
   /// ORKResult's own keys, read into every record.
   var isBase: Bool {
     switch self {

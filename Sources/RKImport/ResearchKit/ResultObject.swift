@@ -129,7 +129,7 @@ extension ResultObject {
   func namedFields(skipping skipped: FieldKeySet) throws(ImportError) -> [Field] {
     var fields = [Field]()
     for key in try keys() {
-      if let known = FieldKey.byName[key] {
+      if let known = FieldKey.named(key) {
         if !skipped.contains(known) { fields.append(Field(key, try keyedValue(known) ?? .null)) }
       } else {
         fields.append(Field(key, try keyedValue(named: key) ?? .null))
