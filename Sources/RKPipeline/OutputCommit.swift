@@ -1,6 +1,7 @@
 // Outputs as a set: written into a hidden staging folder, renamed into place only at the end.
 import Foundation
 import RKImport
+import RKTable
 import RKWrite
 
 #if canImport(Glibc)
@@ -109,7 +110,7 @@ public final class OutputCommit {
   }
 
   private static func makeParent(of path: String) {
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = PathText.parent(of: path)
     if !parent.isEmpty {
       try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
     }

@@ -41,6 +41,19 @@ final class IncrementalRunTests: XCTestCase {
     XCTAssertEqual(try dir.snapshot("out"), before)
   }
 
+  /// A state file named by one character, relative to the working folder: Foundation's
+  /// path code trapped on it while the outputs were committed (exit 132, SIGILL).
+  func testState_OneCharacterName_WorksAndNextRunFindsNothingNew() throws {
+    let dir = try Workdir()
+    try dir.makeCorpus(copies: 0..<1)
+    let first = try dir.run(["in", "--out", "o", "--state", "s"])
+    XCTAssertEqual(first.status, 0, first.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/s"))
+    let again = try dir.run(["in", "--out", "o", "--state", "s"])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertTrue(again.stderr.contains("nothing new since "), again.stderr)
+  }
+
   func testState_FileOverwritten_ReexportedWithWarning() throws {
     let dir = try Workdir()
     try dir.makeCorpus(copies: 0..<1)

@@ -44,7 +44,7 @@ final class XLSXWorkbookCore {
     // not in the system's temporary folder, which may be small or a tmpfs held in memory.
     // (`workbook_new_opt` keeps a copy of the folder's name.)
     let file = output.temporaryPath
-    let folder = (file as NSString).deletingLastPathComponent
+    let folder = PathText.parent(of: file)
     let opened = (folder.isEmpty ? "." : folder).withCString { folder in
       var libraryOptions = lxw_workbook_options(
         constant_memory: 1, tmpdir: UnsafeMutablePointer(mutating: folder), use_zip64: 1)
