@@ -47,6 +47,11 @@ struct CronOptions: ParsableArguments {
   var quiet = false
 
   func validate() throws {
+    // An empty name (`--state "$STATE"` with the variable unset) would read nothing and fail
+    // only when the finished state is renamed, after the whole export.
+    if state?.isEmpty == true {
+      throw ValidationError("--state needs a file name (it was given an empty one).")
+    }
     if append && state == nil {
       throw ValidationError("--append needs --state <file> to know which rows are already there.")
     }

@@ -52,6 +52,9 @@ struct ExportCommand: ParsableCommand {
   @OptionGroup(title: "Sharing") var privacy: PrivacyFlags
 
   func validate() throws {
+    if outputDirectory.isEmpty {
+      throw ValidationError("--out needs a folder name (it was given an empty one).")
+    }
     guard TimeZoneRule(identifier: timeZone) != nil else {
       throw ValidationError(
         "--tz '\(timeZone)' is not a time zone this system knows; use a name such as "

@@ -54,6 +54,19 @@ final class CommandLineTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("--participant-pattern"), result.stderr)
   }
 
+  /// `--state "$STATE"` with the variable unset in a cron line: refused at once, not after the
+  /// export (which then failed to rename the finished state, exit 3).
+  func testUsage_EmptyStateOrOutName_ExitsTwo() throws {
+    let dir = try Workdir()
+    let state = try dir.run(["samples", "--out", "out", "--state", ""])
+    XCTAssertEqual(state.status, 2, state.stderr)
+    XCTAssertTrue(state.stderr.contains("--state needs a file name"), state.stderr)
+    let out = try dir.run(["samples", "--out", ""])
+    XCTAssertEqual(out.status, 2, out.stderr)
+    XCTAssertTrue(out.stderr.contains("--out needs a folder name"), out.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/out"))
+  }
+
   func testUsage_NoInput_ExitsTwo() throws {
     let dir = try Workdir()
     let result = try dir.run([])
