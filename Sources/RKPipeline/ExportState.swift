@@ -123,15 +123,20 @@ public struct ExportState: Codable, Sendable, Equatable {
 
   /// A state from its JSON text: every member `JSONDecoder` required must be there with its
   /// type (`path` may be missing or null); members it did not know are ignored.
-  static func decode(_ bytes: [UInt8]) throws -> ExportState {
-    try bytes.withUnsafeBufferPointer { try decode($0, release: { _ in }) }
+  ///
+  /// `scansPlainEntries` false parses every entry as any JSON (the scanner's tests compare).
+  static func decode(_ bytes: [UInt8], scansPlainEntries: Bool = true) throws -> ExportState {
+    try bytes.withUnsafeBufferPointer {
+      try decode($0, release: { _ in }, scansPlainEntries: scansPlainEntries)
+    }
   }
 
   /// `decode` over bytes in place; `release(n)` is told, as the reading goes, that the first
   /// `n` bytes are no longer needed. With `file` (whose bytes these are), the inputs are
   /// checked as they are read but kept as an index over the file (`ExportState.Inputs`).
   static func decode(
-    _ bytes: UnsafeBufferPointer<UInt8>, release: (Int) -> Void, storedIn file: MappedFile? = nil
+    _ bytes: UnsafeBufferPointer<UInt8>, release: (Int) -> Void, storedIn file: MappedFile? = nil,
+    scansPlainEntries: Bool = true
   ) throws -> ExportState {
     struct NotAState: Error {}
     var exportedAt: String?
@@ -163,7 +168,9 @@ public struct ExportState: Codable, Sendable, Equatable {
       },
       readInPlace: { key, start in
         // The plain entries rkexport writes, read without a JSON tree; any other is parsed.
-        guard let (entry, end) = StateEntryScanner.entry(in: bytes, from: start) else {
+        guard scansPlainEntries,
+          let (entry, end) = StateEntryScanner.entry(in: bytes, from: start)
+        else {
           return nil
         }
         sawInputs = true
