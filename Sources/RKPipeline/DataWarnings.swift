@@ -304,7 +304,8 @@ extension CheckedRun {
         // `file` is ASCII without CR, and `source` starts with it (a word at a time and
         // memcmp: a byte loop cost ~11 instructions a byte, ~300 a run).
         guard let sourceBase = sourceBytes.baseAddress, let fileBase = fileBytes.baseAddress,
-          isASCIIWithoutCarriageReturn(fileBytes), memcmp(sourceBase, fileBase, prefix) == 0
+          ByteWord.isASCIIWithoutCarriageReturn(fileBytes),
+          memcmp(sourceBase, fileBase, prefix) == 0
         else { return nil }
         var value: Int64 = 0
         for byte in sourceBytes[(prefix + 1)...] {
@@ -317,27 +318,6 @@ extension CheckedRun {
       }
     }
     return fromBytes ?? Int32(source.dropFirst(file.count + 1)) ?? 0
-  }
-
-  /// True when every byte is ASCII and none is a CR (so each byte is one Character).
-  static func isASCIIWithoutCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let raw = UnsafeRawBufferPointer(bytes)
-    func clean(_ word: UInt64) -> Bool {
-      word & ByteWord.repeating(0x80) == 0 && ByteWord.bytesEqual(to: 0x0D, in: word) == 0
-    }
-    var offset = 0
-    while offset + 8 <= raw.count {
-      guard clean(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else {
-        return false
-      }
-      offset += 8
-    }
-    while offset < raw.count {
-      let byte = raw[offset]
-      guard byte < 0x80, byte != 0x0D else { return false }
-      offset += 1
-    }
-    return true
   }
 
   /// True when the start or end date is recorded and passes `test`.

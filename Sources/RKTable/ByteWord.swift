@@ -18,4 +18,26 @@ public enum ByteWord {
   public static func bytesEqual(to byte: UInt8, in word: UInt64) -> UInt64 {
     bytesBelow(1, in: word ^ repeating(byte))
   }
+
+  /// True when every byte is ASCII and none is a CR: each byte is then one Character (Swift
+  /// takes `"\r\n"` as one), so byte offsets and Character offsets agree.
+  public static func isASCIIWithoutCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(bytes)
+    func clean(_ word: UInt64) -> Bool {
+      word & repeating(0x80) == 0 && bytesEqual(to: 0x0D, in: word) == 0
+    }
+    var offset = 0
+    while offset + 8 <= raw.count {
+      guard clean(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else {
+        return false
+      }
+      offset += 8
+    }
+    while offset < raw.count {
+      let byte = raw[offset]
+      guard byte < 0x80, byte != 0x0D else { return false }
+      offset += 1
+    }
+    return true
+  }
 }

@@ -1,4 +1,5 @@
 // A run's number in its file, read from its source as the duplicate-UUID index stores it.
+import RKTable
 import XCTest
 
 @testable import RKPipeline
@@ -44,7 +45,7 @@ final class CheckedRunTests: XCTestCase {
         }
         let expected = bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
         XCTAssertEqual(
-          bytes.withUnsafeBufferPointer(CheckedRun.isASCIIWithoutCarriageReturn), expected,
+          bytes.withUnsafeBufferPointer(ByteWord.isASCIIWithoutCarriageReturn), expected,
           "\(bytes)")
       }
     }

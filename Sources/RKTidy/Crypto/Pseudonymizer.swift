@@ -1,5 +1,6 @@
 // Keyed, stable, one-way participant pseudonyms for `--pseudonymize-key-file` (design.md §4).
 import Foundation
+import RKTable
 import Synchronization
 
 /// Replaces participant ids with `p` + the first 16 hex digits of HMAC-SHA256(key, id).
@@ -110,18 +111,15 @@ public struct Pseudonymizer: Sendable {
     // standard library's `replacing` cost ~30 k instructions a call.
     let replaced: String?? = path.withUTF8 { pathBytes in
       id.withUTF8 { idBytes -> String?? in
-        guard Self.isASCII(pathBytes), Self.isASCII(idBytes) else { return nil }
+        guard ByteWord.isASCIIWithoutCarriageReturn(pathBytes),
+          ByteWord.isASCIIWithoutCarriageReturn(idBytes)
+        else { return nil }
         return .some(Self.replacingASCII(idBytes, in: pathBytes) { pseudonym(for: participantID) })
       }
     }
     if let replaced { return replaced ?? path }
     guard path.contains(participantID) else { return path }
     return path.replacing(participantID, with: pseudonym(for: participantID))
-  }
-
-  /// ASCII without CR: one Character per byte (`"\r\n"` is one Character).
-  private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    !bytes.contains { $0 >= 0x80 || $0 == 0x0D }
   }
 
   /// `path` with every occurrence of `id` (left to right, not overlapping) replaced by
