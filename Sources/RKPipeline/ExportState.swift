@@ -145,6 +145,16 @@ public struct ExportState: Codable, Sendable, Equatable {
     var sawInputs = false
     var inputs: [String: Entry] = [:]
     var stored = StoredInputs.Builder()
+    /// One entry of `inputs`, parsed or scanned, lying at `span`.
+    func record(_ key: String, _ entry: Entry, span: Range<Int>) {
+      sawInputs = true
+      if file != nil {
+        stored.append(key: key, entry: entry, span: span)
+      } else {
+        inputs[key] = entry
+      }
+      release(span.upperBound)
+    }
     try JSONParser(maximumBytes: Int.max).parseObject(
       bytes, streaming: "inputs",
       member: { key, value in
@@ -157,14 +167,7 @@ public struct ExportState: Codable, Sendable, Equatable {
         }
       },
       streamedMember: { key, value, span in
-        sawInputs = true
-        let entry = try Entry(json: value) ?? { throw NotAState() }()
-        if file != nil {
-          stored.append(key: key, entry: entry, span: span)
-        } else {
-          inputs[key] = entry
-        }
-        release(span.upperBound)
+        record(key, try Entry(json: value) ?? { throw NotAState() }(), span: span)
       },
       readInPlace: { key, start in
         // The plain entries rkexport writes, read without a JSON tree; any other is parsed.
@@ -173,13 +176,7 @@ public struct ExportState: Codable, Sendable, Equatable {
         else {
           return nil
         }
-        sawInputs = true
-        if file != nil {
-          stored.append(key: key, entry: entry, span: start..<end)
-        } else {
-          inputs[key] = entry
-        }
-        release(end)
+        record(key, entry, span: start..<end)
         return end
       })
     if !sawInputs, !bytes.isEmpty {

@@ -90,9 +90,7 @@ enum StateEntryScanner {
     }
 
     func text(_ string: PlainString) -> String {
-      guard string.escaped else {
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[string.range]), as: UTF8.self)
-      }
+      guard string.escaped else { return text(string.range) }
       var unescaped: [UInt8] = []
       unescaped.reserveCapacity(string.range.count)
       appendBytes(of: string, to: &unescaped)

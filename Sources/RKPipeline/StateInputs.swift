@@ -427,10 +427,7 @@ final class StoredInputs: @unchecked Sendable {
 
   /// The entry at `position`, read from the file again (it was checked when the file was).
   func entry(at position: Int) -> ExportState.Entry? {
-    let record = records[position]
-    let end = record.valueStart + Int(record.valueCount)
-    guard end <= file.bytes.count else { return nil }
-    let bytes = UnsafeBufferPointer(rebasing: file.bytes[record.valueStart..<end])
+    guard let bytes = text(at: position) else { return nil }
     if let entry = StateEntryScanner.entry(in: bytes) { return entry }
     let value = try? JSONParser(maximumBytes: Int.max).parse(Array(bytes))
     return value.flatMap(ExportState.Entry.init(json:))
