@@ -195,9 +195,11 @@ struct RunPreparer: Sendable {
   /// The input's display path as its runs' sources begin (`file` or `file#N`): pseudonymised
   /// as they are when participant ids are. The duplicate check then keeps a run's place as
   /// the input's number and N, not the source's text (a String per run, 43 MB at 100k).
-  func runFile(_ item: InputItem, participantID: String) -> String {
+  /// The participant id is asked for only when pseudonymising: a `--participant-pattern` is a
+  /// regular expression run per call (~17 k instructions), and zip items come here one by one.
+  func runFile(_ item: InputItem, participantID: @autoclosure () -> String) -> String {
     guard let pseudonymizer = privacy.options.pseudonymizer else { return item.displayPath }
-    return pseudonymizer.pseudonymizedPath(item.displayPath, participantID: participantID)
+    return pseudonymizer.pseudonymizedPath(item.displayPath, participantID: participantID())
   }
 
   private func makeBuilder(capacity: Int) -> CSVRowBuilder {
