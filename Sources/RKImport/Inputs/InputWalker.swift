@@ -30,6 +30,8 @@ public struct InputWalker: Sendable {
   /// `--state` run: those the state has no entry for, so that no entry of a zip is needed
   /// before it is read). nil: none.
   public var listsUnopened: (@Sendable (String) -> Bool)?
+  /// Whether any file may be listed unopened.
+  private var mayListUnopened: Bool { opensFilesAtImport || listsUnopened != nil }
   /// A folder where `itemList()` streams its items as it lists them (see
   /// `InputItemList.init(streamDirectory:)`): the walk then holds no list of the inputs in
   /// memory. nil: the list is built in memory.
@@ -88,7 +90,7 @@ public struct InputWalker: Sendable {
         labelsRoots: roots.count > 1,
         // With `listsUnopened` a root's files may be either; a file listed as probed is read
         // the same way (told from its bytes at import).
-        filesUnopened: opensFilesAtImport || listsUnopened != nil,
+        filesUnopened: mayListUnopened,
         ownName: isDirectory && !isUpload ? nil : name)
       if isUpload {
         found.items.append(bridgeFolderItem(root, display: name, folders: []))
@@ -275,7 +277,6 @@ public struct InputWalker: Sendable {
     }
     let prefix = relative.isEmpty ? "" : relative.joined(separator: "/") + "/"
     let visible = listing.visibleInOrder()
-    let mayListUnopened = opensFilesAtImport || listsUnopened != nil
     let probedAnyway =
       mayListUnopened ? listing.namesSortingBeforeTheirEntries(visible) : []
     // This folder's index in `tree.folders` and the batch it was registered in: a later
