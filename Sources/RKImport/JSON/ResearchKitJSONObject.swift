@@ -35,10 +35,9 @@ struct ResearchKitJSONObject {
   /// (`coordinate.latitude`, `region.center.latitude`…); nil when absent.
   func raw(_ key: String) -> JSONValue? {
     if let member = members.first(where: { $0.key == key }) { return member.value }
-    // Every nested form starts `coordinate.` or `region.`: other keys are not looked up (the
-    // dictionary hashed every absent key).
-    guard let initial = key.utf8.first,
-      initial == UInt8(ascii: "c") || initial == UInt8(ascii: "r"),
+    // Only keys starting as a nested form does are looked up: the dictionary hashed every
+    // absent key.
+    guard let initial = key.utf8.first, Self.nestedRouteInitials.contains(initial),
       let route = Self.nestedRoutes[key]
     else { return nil }
     var value = JSONValue.object(members)
@@ -52,6 +51,9 @@ struct ResearchKitJSONObject {
   /// ORKLocation's keys as ORK_ENCODE_COORDINATE and `-encodeWithCoder:` write them, mapped to
   /// ORKESerializer's `dictionaryFromCoordinate` / `dictionaryFromCircularRegion` forms
   /// (formats.md §3.2, §4.2).
+  /// The first bytes of `nestedRoutes`' keys.
+  private static let nestedRouteInitials = Set(nestedRoutes.keys.compactMap(\.utf8.first))
+
   private static let nestedRoutes: [String: [String]] = [
     "coordinate.latitude": ["coordinate", "latitude"],
     "coordinate.longitude": ["coordinate", "longitude"],
