@@ -43,16 +43,17 @@ final class KeyedArchiveObjectTableTests: XCTestCase {
     XCTAssertEqual(match(String(repeating: "a", count: 40)).0, nil)
   }
 
-  /// `FieldKey.named` finds what `byName` finds: every key's name, near misses, and
-  /// spellings with non-ASCII characters (the Kelvin sign U+212A is canonically `K`, so a
-  /// String comparison takes "\u{212A}" for "K"; such names go through `byName`).
+  /// `FieldKey.named` finds what `byName` finds: every key's name, near misses, and names
+  /// with non-ASCII characters (a combining accent, a leading `é`, the Kelvin sign U+212A,
+  /// which String comparison takes for `K`), which go through `byName` itself. (No key's name
+  /// holds a `K`, so no such name finds a key today.)
   func testFieldKeyNamed_SameAsByName() {
     var names: [String] = []
     for key in FieldKey.allCases {
       let name = key.name
       names += [
         name, name + "s", String(name.dropLast()), "_" + name, name.uppercased(),
-        name.replacingOccurrences(of: "K", with: "\u{212A}"), name + "\u{301}", "é" + name,
+        name + "\u{301}", "é" + name,
       ]
     }
     names += ["", String(repeating: "a", count: 40), "\u{212A}", "$class", "NS.time"]
