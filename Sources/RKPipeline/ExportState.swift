@@ -43,6 +43,11 @@ public struct ExportState: Codable, Sendable, Equatable {
       self.path = path
     }
 
+    /// Stands for a stored entry a pass takes as text, not read (`Inputs.sorted(verbatimUnread:)`);
+    /// never written.
+    static let unread = Entry(
+      size: 0, modified: 0, hash: "", runUUIDs: JoinedStrings([]), status: "", path: nil)
+
     /// An entry whose run UUIDs are joined already (`StateEntryScanner`).
     init(
       size: Int64, modified: Double, hash: String, runUUIDs: JoinedStrings, status: String,
@@ -233,10 +238,15 @@ public struct ExportState: Codable, Sendable, Equatable {
       written += 1
       try out.appendString(key)
       try out.append(" : ")
-      // This run's entries were written by `appendEntry` to its spool: copied as they are.
+      // This run's entries were written by `appendEntry` to its spool: copied as they are
+      // (and not read: they come as `Entry.unread`).
       if !entries.lastFromBase, let position = entries.overlay.lastStoredPosition,
-        let text = newer.verbatimText(at: position)
+        newer.isVerbatim
       {
+        // Checked there when the entry was passed over; the mapping does not shrink.
+        guard let text = newer.verbatimText(at: position) else {
+          throw StateChangedError(unreadable: 1)
+        }
         try out.append(bytes: text)
       } else {
         try out.appendEntry(entry)

@@ -75,17 +75,23 @@ extension ExportState {
     /// Every (key, entry), in the order of the keys' UTF-8 bytes (the state file's order), each
     /// entry read when the iteration reaches it. The stored file's pages are let go of behind
     /// the iteration: one pass over a million inputs does not keep the file in memory.
-    func sorted() -> Sorted {
+    ///
+    /// `verbatimUnread`: stored entries whose text is the writer's own (`verbatimText(at:)`)
+    /// come as `Entry.unread`, for a pass that copies that text rather than read it.
+    func sorted(verbatimUnread: Bool = false) -> Sorted {
       Sorted(
         stored: stored, removed: removed,
+        readsStored: !(verbatimUnread && stored?.isVerbatim == true),
         added: added.map { (key: $0.key, entry: $0.value) }.sorted {
           $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
         })
     }
 
-    /// `sorted()`, with the entries of `newer` replacing or adding to these.
+    /// `sorted()`, with the entries of `newer` replacing or adding to these; `newer`'s own
+    /// spooled entries unread (`sorted(verbatimUnread:)`: the state file copies their text).
     func sorted(replacing newer: Inputs) -> Merged<Sorted.Iterator, Sorted.Iterator> {
-      Merged(base: sorted().makeIterator(), overlay: newer.sorted().makeIterator())
+      Merged(
+        base: sorted().makeIterator(), overlay: newer.sorted(verbatimUnread: true).makeIterator())
     }
 
     typealias KeyedEntry = (key: String, entry: Entry)
@@ -139,13 +145,16 @@ extension ExportState {
     struct Sorted: Sequence {
       let stored: StoredInputs?
       let removed: Set<String>
+      /// False: stored entries come as `Entry.unread` (see `sorted(verbatimUnread:)`).
+      let readsStored: Bool
       /// The entries set in memory, sorted by key.
       let added: [KeyedEntry]
 
       func makeIterator() -> Iterator {
         Iterator(
           merged: Merged(
-            base: StoredEntries(stored: stored, removed: removed), overlay: added.makeIterator()))
+            base: StoredEntries(stored: stored, removed: removed, reads: readsStored),
+            overlay: added.makeIterator()))
       }
 
       struct Iterator: IteratorProtocol {
@@ -168,6 +177,8 @@ extension ExportState {
     fileprivate struct StoredEntries: IteratorProtocol {
       let stored: StoredInputs?
       let removed: Set<String>
+      /// False: each entry's text is checked to be there, and `Entry.unread` given.
+      let reads: Bool
       private var position = 0
       private var released = StoredInputs.ReleaseMark()
       /// The position of the entry `next()` returned last.
@@ -175,9 +186,10 @@ extension ExportState {
       /// Entries checked when loaded but unreadable now (the file changed under the run).
       private(set) var unreadable = 0
 
-      init(stored: StoredInputs?, removed: Set<String>) {
+      init(stored: StoredInputs?, removed: Set<String>, reads: Bool) {
         self.stored = stored
         self.removed = removed
+        self.reads = reads
       }
 
       mutating func next() -> KeyedEntry? {
@@ -187,7 +199,9 @@ extension ExportState {
           position += 1
           let key = stored.key(at: current)
           if !removed.isEmpty, removed.contains(key) { continue }
-          guard let entry = stored.entry(at: current) else {
+          let read =
+            reads ? stored.entry(at: current) : stored.text(at: current).map { _ in .unread }
+          guard let entry = read else {
             unreadable += 1
             continue
           }
@@ -205,6 +219,9 @@ extension ExportState {
     func knownRuns(skipping: Set<String>) -> KnownRuns {
       KnownRuns(entries: sorted(), skipping: skipping)
     }
+
+    /// Whether the stored entries' text is `StateJSONWriter.appendEntry`'s (this run's spool).
+    var isVerbatim: Bool { stored?.isVerbatim == true }
 
     /// The text of the stored entry at `position` when it is exactly what
     /// `StateJSONWriter.appendEntry` writes for it (`StoredInputs.isVerbatim`); nil otherwise.
