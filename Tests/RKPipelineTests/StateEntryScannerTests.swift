@@ -57,6 +57,21 @@ final class StateEntryScannerTests: XCTestCase {
       path: Bool.random(using: &random) ? nil : randomText(&random, plain: plain))
   }
 
+  /// `bytes` changed at random, `times` times: a byte removed, one of `pieces` inserted, or a
+  /// byte replaced.
+  private func mutate(
+    _ bytes: inout [UInt8], times: ClosedRange<Int>, pieces: [[UInt8]], _ random: inout SplitMix
+  ) {
+    for _ in 0..<Int.random(in: times, using: &random) {
+      let at = Int.random(in: 0..<bytes.count, using: &random)
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: bytes.remove(at: at)
+      case 1: bytes.insert(contentsOf: pieces.randomElement(using: &random)!, at: at)
+      default: bytes[at] = UInt8.random(in: 0...255, using: &random)
+      }
+    }
+  }
+
   /// Entries rkexport writes with plain strings are read by the scanner, and as the parser
   /// reads them; entries with escapes or other characters are left to the parser.
   func testWrittenEntries_ScannedAsParsed() throws {
@@ -92,14 +107,7 @@ final class StateEntryScannerTests: XCTestCase {
     var refusedCount = 0
     for round in 0..<20_000 {
       var bytes = try written(randomEntry(&random, plain: true))
-      for _ in 0..<Int.random(in: 1...3, using: &random) {
-        let at = Int.random(in: 0..<bytes.count, using: &random)
-        switch Int.random(in: 0..<3, using: &random) {
-        case 0: bytes.remove(at: at)
-        case 1: bytes.insert(contentsOf: pieces.randomElement(using: &random)!, at: at)
-        default: bytes[at] = UInt8.random(in: 0...255, using: &random)
-        }
-      }
+      mutate(&bytes, times: 1...3, pieces: pieces, &random)
       let expected = parsed(bytes)
       guard let entry = scanned(bytes) else { continue }
       scannedCount += 1
@@ -130,14 +138,7 @@ final class StateEntryScannerTests: XCTestCase {
     var decodedCount = 0
     for round in 0..<3_000 {
       var bytes = document
-      for _ in 0..<Int.random(in: 1...2, using: &random) {
-        let at = Int.random(in: 0..<bytes.count, using: &random)
-        switch Int.random(in: 0..<3, using: &random) {
-        case 0: bytes.remove(at: at)
-        case 1: bytes.insert(contentsOf: pieces.randomElement(using: &random)!, at: at)
-        default: bytes[at] = UInt8.random(in: 0...255, using: &random)
-        }
-      }
+      mutate(&bytes, times: 1...2, pieces: pieces, &random)
       let scanned = try? ExportState.decode(bytes)
       let parsed = try? ExportState.decode(bytes, scansPlainEntries: false)
       XCTAssertEqual(scanned, parsed, "round \(round): \(String(decoding: bytes, as: UTF8.self))")
