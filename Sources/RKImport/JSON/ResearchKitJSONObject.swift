@@ -37,7 +37,7 @@ struct ResearchKitJSONObject {
     if let member = members.first(where: { $0.key == key }) { return member.value }
     // Only keys starting as a nested form does are looked up: the dictionary hashed every
     // absent key.
-    guard let initial = key.utf8.first, Self.nestedRouteInitials.contains(initial),
+    guard let initial = key.utf8.first, Self.nestedRouteInitials[Int(initial)],
       let route = Self.nestedRoutes[key]
     else { return nil }
     var value = JSONValue.object(members)
@@ -51,8 +51,13 @@ struct ResearchKitJSONObject {
   /// ORKLocation's keys as ORK_ENCODE_COORDINATE and `-encodeWithCoder:` write them, mapped to
   /// ORKESerializer's `dictionaryFromCoordinate` / `dictionaryFromCircularRegion` forms
   /// (formats.md §3.2, §4.2).
-  /// The first bytes of `nestedRoutes`' keys.
-  private static let nestedRouteInitials = Set(nestedRoutes.keys.compactMap(\.utf8.first))
+  /// Per byte value, whether a key of `nestedRoutes` starts with it (a table, not a `Set`:
+  /// hashing the byte cost ~200 instructions a lookup).
+  private static let nestedRouteInitials: [Bool] = {
+    var table = [Bool](repeating: false, count: 256)
+    for key in nestedRoutes.keys { if let first = key.utf8.first { table[Int(first)] = true } }
+    return table
+  }()
 
   private static let nestedRoutes: [String: [String]] = [
     "coordinate.latitude": ["coordinate", "latitude"],
