@@ -6,7 +6,7 @@ import XCTest
 
 /// The task runs of an ORKESerializer document given as text.
 func researchKitJSONRuns(_ text: String) throws -> [TaskRun] {
-  try ResearchKitJSONImporter.importRuns(from: JSONParser().parse(text))
+  try ResearchKitJSONImporter.importRuns(from: JSONParser().parseDocument(Array(text.utf8)))
 }
 
 /// The only result of `results` (JSON text of result objects) in a one-step task.

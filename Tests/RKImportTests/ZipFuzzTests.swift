@@ -170,9 +170,9 @@ final class ZipFuzzTests: XCTestCase {
     let original = try readFile(fixturesPath + "/surveynative/lifestyle.json", limit: 1 << 20)
     for _ in 0..<300 {
       let bytes = mutate(original, &random)
-      if case .json(_, let value) = FormatSniffer.detect(bytes) {
+      if case .json(_, let document) = FormatSniffer.detect(bytes) {
         _ = try? SurveyDefinitionReader.read(bytes, fileName: "f.json")
-        _ = value.keyedValue
+        _ = document.root.value.keyedValue
       }
     }
   }

@@ -7,8 +7,8 @@ public enum FormatSniffer {
   public enum Detection: Sendable {
     /// A non-JSON result format (keyed archives, zips).
     case format(InputFormat)
-    /// A JSON result format and its tree.
-    case json(InputFormat, JSONValue)
+    /// A JSON result format and its parsed document.
+    case json(InputFormat, JSONDocument)
     /// JSON that names a result format but does not parse: a damaged result file.
     case damagedJSON(InputFormat, ImportError)
     /// Not a result format, with the reason shown in `inputs.csv`.
@@ -38,7 +38,7 @@ public enum FormatSniffer {
       return .notResults(reason: describeUnknown(bytes))
     }
     do {
-      return classify(try parser.parse(bytes))
+      return classify(try parser.parseDocument(bytes))
     } catch let error as ImportError {
       // A JSON file naming a result format's keys near its top is a damaged result file.
       let start = bytes.prefix(4096)
@@ -53,9 +53,12 @@ public enum FormatSniffer {
   }
 
   /// Which JSON result format a parsed document is.
-  public static func classify(_ value: JSONValue) -> Detection {
-    if isResearchKitJSON(value) { return .json(.researchKitJSON, value) }
-    if SurveyNativeReader.isAnswers(value) { return .json(.surveyNative, value) }
+  public static func classify(_ document: JSONDocument) -> Detection {
+    let root = document.root
+    if isResearchKitJSON(root) { return .json(.researchKitJSON, document) }
+    if SurveyNativeReader.isAnswers(root) { return .json(.surveyNative, document) }
+    // Not a result format: the rare case, read from the tree.
+    let value = root.value
     if SurveyDefinitionReader.isDefinition(value) {
       return .notResults(
         reason: "SurveyNative survey definition, not answers (pass it with --survey-definition)")
@@ -69,12 +72,12 @@ public enum FormatSniffer {
   /// ORKESerializer JSON: an object whose `_class` names a ResearchKit class (`ORK…`), or an
   /// array holding such an object (its other elements are checked by the importer). Other
   /// programs use `_class` too (Spring Data's MongoDB documents), hence the prefix.
-  static func isResearchKitJSON(_ value: JSONValue) -> Bool {
-    func isResearchKit(_ value: JSONValue) -> Bool {
+  static func isResearchKitJSON(_ value: JSONItem) -> Bool {
+    func isResearchKit(_ value: JSONItem) -> Bool {
       value["_class"]?.stringValue?.hasPrefix("ORK") == true
     }
-    if value.objectMembers != nil { return isResearchKit(value) }
-    return value.arrayValue?.contains(where: isResearchKit) == true
+    if value.isObject { return isResearchKit(value) }
+    return value.elements?.contains(where: isResearchKit) == true
   }
 
   /// A short reason for `inputs.csv` when a file is no result format.

@@ -136,7 +136,8 @@ public struct InputImporter: Sendable {
         case .noResults(let reason):
           return .skipped(.researchKitJSON, reason: reason)
         }
-      case .json(.surveyNative, let document):
+      case .json(.surveyNative, let parsed):
+        let document = parsed.root.value
         let ids = document["answers"]?.objectMembers?.map(\.key) ?? []
         let definition = options.definition(forAnswerIDs: ids)
         let (run, notes) = try SurveyNativeReader.read(

@@ -4,34 +4,69 @@
 extension JSONCursor {
   /// Reads a string starting at its opening quote; validates UTF-8 and decodes escapes.
   mutating func readString() throws -> String {
+    let start = offset + 1
+    let kind = try skipString()
+    let run = UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])
+    guard kind.hasEscapes else { return String(decoding: run, as: UTF8.self) }
+    return Self.decodeEscapes(in: run)
+  }
+
+  /// What `skipString` met in a string's text.
+  struct StringKind {
+    /// A backslash escape: the text must be decoded (`decodeEscapes`).
+    var hasEscapes = false
+    /// A byte of 0x80 or more: a character outside ASCII.
+    var hasNonASCII = false
+  }
+
+  /// Steps over a string starting at its opening quote, to just past its closing quote,
+  /// validating its UTF-8 and escapes as `readString` reads them.
+  mutating func skipString() throws -> StringKind {
     offset += 1
     let start = offset
-    var decoded: [UInt8]? = nil  // allocated only once an escape is met
-    var runStart = start
+    var kind = StringKind()
+    var noText: [UInt8]? = nil  // escapes are checked here, not decoded
     while true {
       guard let byte = current else {
         throw error("unterminated string (opened at byte \(start - 1))")
       }
       switch byte {
       case UInt8(ascii: "\""):
-        let run = UnsafeBufferPointer(rebasing: bytes[runStart..<offset])
         offset += 1
-        guard var decoded else { return String(decoding: run, as: UTF8.self) }
-        decoded.append(contentsOf: run)
-        return String(decoding: decoded, as: UTF8.self)
+        return kind
       case UInt8(ascii: "\\"):
-        if decoded == nil { decoded = [] }
-        decoded?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
-        try readEscape(into: &decoded)
-        runStart = offset
+        kind.hasEscapes = true
+        try readEscape(into: &noText)
       case 0..<0x20:
         throw error("control character \(describe(byte)) in a string must be escaped")
       case 0x80...:
+        kind.hasNonASCII = true
         try skipUTF8Sequence()
       default:
         offset += 1
       }
     }
+  }
+
+  /// The text of a string's content (between its quotes) that `skipString` accepted and found
+  /// escapes in, its escapes decoded.
+  static func decodeEscapes(in run: UnsafeBufferPointer<UInt8>) -> String {
+    var cursor = JSONCursor(bytes: run, maximumDepth: 0)
+    var decoded: [UInt8]? = []
+    decoded?.reserveCapacity(run.count)
+    var runStart = 0
+    while let byte = cursor.current {
+      guard byte == UInt8(ascii: "\\") else {
+        cursor.offset += 1
+        continue
+      }
+      decoded?.append(contentsOf: UnsafeBufferPointer(rebasing: run[runStart..<cursor.offset]))
+      // Checked by `skipString`: an escape here cannot fail.
+      guard (try? cursor.readEscape(into: &decoded)) != nil else { break }
+      runStart = cursor.offset
+    }
+    decoded?.append(contentsOf: UnsafeBufferPointer(rebasing: run[runStart..<run.count]))
+    return String(decoding: decoded ?? [], as: UTF8.self)
   }
 
   /// Validates one multi-byte UTF-8 sequence at `offset` (Unicode Table 3-7) and steps over it.
@@ -130,6 +165,14 @@ extension JSONCursor {
   /// Reads a number per RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
   mutating func readNumber() throws -> JSONNumber {
     let start = offset
+    let isWhole = try skipNumber()
+    return JSONNumber(UnsafeBufferPointer(rebasing: bytes[start..<offset]), isWhole: isWhole)
+  }
+
+  /// Steps over a number (the grammar of `readNumber`); true when it has no fraction and no
+  /// exponent.
+  mutating func skipNumber() throws -> Bool {
+    let start = offset
     var isWhole = true
     if current == UInt8(ascii: "-") { offset += 1 }
     guard let first = current, isDigit(first) else {
@@ -157,10 +200,7 @@ extension JSONCursor {
       }
       skipDigits()
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-    // Double(String) rounds correctly and saturates to ±infinity; it never traps.
-    let double = Double(text) ?? .nan
-    return JSONNumber(text: text, double: double, isInteger: isWhole && Int64(text) != nil)
+    return isWhole
   }
 
   func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -101,6 +101,8 @@ struct JSONCursor {
   let maximumDepth: Int
   var offset = 0
   var depth = 0
+  /// The deepest `depth` reached so far (the outermost container is at 1).
+  var deepest = 0
 
   init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.bytes = bytes
@@ -151,6 +153,11 @@ struct JSONCursor {
   }
 
   mutating func readLiteral(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
+    try skipLiteral(word)
+    return value
+  }
+
+  mutating func skipLiteral(_ word: StaticString) throws {
     let start = offset
     let count = word.utf8CodeUnitCount
     guard offset + count <= bytes.count else { throw error("invalid literal", at: start) }
@@ -158,7 +165,6 @@ struct JSONCursor {
       throw error("invalid literal: expected \(word)", at: start)
     }
     offset += count
-    return value
   }
 
   mutating func enterContainer() throws {
@@ -166,28 +172,37 @@ struct JSONCursor {
     if depth > maximumDepth {
       throw error("nesting deeper than \(maximumDepth) levels")
     }
+    deepest = max(deepest, depth)
   }
 
   mutating func readArray() throws -> JSONValue {
+    var elements: [JSONValue] = []
+    try readElements { cursor in elements.append(try cursor.readValue()) }
+    return .array(elements)
+  }
+
+  /// Reads the array at the cursor (which is at its `[`), calling `body` with the cursor at
+  /// each element, which `body` must read.
+  @inline(__always)
+  mutating func readElements(_ body: (inout JSONCursor) throws -> Void) throws {
     try enterContainer()
     offset += 1
-    var elements: [JSONValue] = []
     skipWhitespace()
     if current == UInt8(ascii: "]") {
       offset += 1
       depth -= 1
-      return .array(elements)
+      return
     }
     while true {
       skipWhitespace()
-      elements.append(try readValue())
+      try body(&self)
       skipWhitespace()
       switch current {
       case UInt8(ascii: ","): offset += 1
       case UInt8(ascii: "]"):
         offset += 1
         depth -= 1
-        return .array(elements)
+        return
       case nil: throw error("unexpected end of document inside an array")
       case let byte?: throw error("unexpected character \(describe(byte)): expected ',' or ']'")
       }
@@ -205,6 +220,28 @@ struct JSONCursor {
   /// every JSON import's path, then calls no closure per member.
   @inline(__always)
   mutating func readMembers(_ body: (String, inout JSONCursor) throws -> Void) throws {
+    try readMemberNames { nameStart, kind, cursor in
+      let run = UnsafeBufferPointer(rebasing: cursor.bytes[nameStart..<cursor.offset - 1])
+      let key =
+        kind.hasEscapes
+        ? JSONCursor.decodeEscapes(in: run) : String(decoding: run, as: UTF8.self)
+      cursor.skipWhitespace()
+      guard cursor.current == UInt8(ascii: ":") else {
+        throw cursor.error("expected ':' after a member name")
+      }
+      cursor.offset += 1
+      cursor.skipWhitespace()
+      try body(key, &cursor)
+    }
+  }
+
+  /// Reads the object at the cursor (which is at its `{`), calling `body` with each member's
+  /// name as the byte offset where its text starts and what `skipString` found in it, the
+  /// cursor just past the name's closing quote: `body` must read the `:` and the value.
+  @inline(__always)
+  mutating func readMemberNames(
+    _ body: (_ nameStart: Int, StringKind, inout JSONCursor) throws -> Void
+  ) throws {
     try enterContainer()
     offset += 1
     skipWhitespace()
@@ -219,12 +256,9 @@ struct JSONCursor {
         if current == nil { throw error("unexpected end of document inside an object") }
         throw error("expected a member name in double quotes")
       }
-      let key = try readString()
-      skipWhitespace()
-      guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-      offset += 1
-      skipWhitespace()
-      try body(key, &self)
+      let nameStart = offset + 1
+      let kind = try skipString()
+      try body(nameStart, kind, &self)
       skipWhitespace()
       switch current {
       case UInt8(ascii: ","): offset += 1

@@ -108,6 +108,15 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     self.isInteger = isInteger
   }
 
+  /// The number written as `text` (valid RFC 8259 number text), `isWhole` when it has no
+  /// fraction and no exponent.
+  init(_ text: UnsafeBufferPointer<UInt8>, isWhole: Bool) {
+    let text = String(decoding: text, as: UTF8.self)
+    // Double(String) rounds correctly and saturates to ±infinity; it never traps.
+    self.init(
+      text: text, double: Double(text) ?? .nan, isInteger: isWhole && Int64(text) != nil)
+  }
+
   /// The value as an Int64 when it is an integer in range.
   public var int64Value: Int64? { isInteger ? Int64(text) : nil }
 

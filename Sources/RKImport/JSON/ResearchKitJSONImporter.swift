@@ -30,20 +30,25 @@ public enum ResearchKitJSONImporter {
   /// Objects and arrays nested deeper than this are refused (real documents stay under 15).
   public static let maximumNesting = 128
 
-  /// The task runs in `value`, in document order; empty when it holds only value objects.
+  /// The task runs in `document`, in document order; empty when it holds only value objects.
   /// Only `ImportError` is thrown; `participantID` and `source` are left empty.
-  public static func importRuns(from value: JSONValue) throws -> [TaskRun] {
-    switch try read(value) {
+  public static func importRuns(from document: JSONDocument) throws -> [TaskRun] {
+    switch try read(document) {
     case .runs(let runs, _): runs
     case .noResults: []
     }
   }
 
-  /// The task runs in `value`, or why there are none. Only `ImportError` is thrown.
-  public static func read(_ value: JSONValue) throws -> ResearchKitJSONContent {
-    try checkNesting(value)
-    let roots: [(value: JSONValue, path: String)]
-    if case .array(let elements) = value {
+  /// The task runs in `document`, or why there are none. Only `ImportError` is thrown.
+  public static func read(_ document: JSONDocument) throws -> ResearchKitJSONContent {
+    // The decoders recurse: documents nested deeper than this never reach them.
+    guard document.nesting <= maximumNesting else {
+      throw ImportError(
+        reason: "objects and arrays nested more than \(maximumNesting) levels deep")
+    }
+    let value = document.root
+    let roots: [(value: JSONItem, path: String)]
+    if let elements = value.elements {
       roots = elements.enumerated().map { ($1, "$[\($0)]") }
     } else {
       roots = [(value, "$")]
@@ -56,7 +61,7 @@ public enum ResearchKitJSONImporter {
         !object.className.isEmpty
       else {
         let found =
-          root.value.objectMembers == nil
+          !root.value.isObject
           ? root.value.kindDescription : "an object without \"_class\""
         throw ImportError(
           location: root.path, reason: "expected a ResearchKit object, found \(found)")
@@ -100,24 +105,5 @@ public enum ResearchKitJSONImporter {
     }
     let list = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
     return "only ResearchKit value objects (\(list)), no results: nothing to export"
-  }
-
-  /// Refuses documents nested deeper than `maximumNesting`, walking without recursion so the
-  /// decoders (which recurse) never see one.
-  private static func checkNesting(_ value: JSONValue) throws(ImportError) {
-    var pending: [(value: JSONValue, depth: Int)] = [(value, 1)]
-    while let (current, depth) = pending.popLast() {
-      let children: [JSONValue]
-      switch current {
-      case .array(let elements): children = elements
-      case .object(let members): children = members.map(\.value)
-      default: continue
-      }
-      guard depth <= maximumNesting else {
-        throw ImportError(
-          reason: "objects and arrays nested more than \(maximumNesting) levels deep")
-      }
-      for child in children { pending.append((child, depth + 1)) }
-    }
   }
 }

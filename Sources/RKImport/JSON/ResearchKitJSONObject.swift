@@ -7,25 +7,23 @@ import RKModel
 /// JSON paths such as `$.results[2].results[0] (ORKChoiceQuestionResult)`. A nested object
 /// without `_class` (a postal address, a region) is an object with an empty class name.
 struct ResearchKitJSONObject {
-  let members: [JSONMember]
+  let object: JSONItem
   let className: String
   let classChain: [String]
   /// The JSON path of this object, `$` for the document's root.
   let path: String
 
   /// The object at `path`, or nil when `value` is not a JSON object.
-  init?(_ value: JSONValue, path: String) {
-    guard case .object(let members) = value else { return nil }
-    self.members = members
+  init?(_ value: JSONItem, path: String) {
+    guard value.isObject else { return nil }
+    object = value
     self.path = path
-    let className = members.first { $0.key == "_class" }?.value.stringValue ?? ""
+    let className = value["_class"]?.stringValue ?? ""
     self.className = className
     if className.isEmpty {
       classChain = []
     } else {
-      classChain = ResearchKitJSONClasses.chain(of: className) { key in
-        members.contains { $0.key == key }
-      }
+      classChain = ResearchKitJSONClasses.chain(of: className) { key in value[key] != nil }
     }
   }
 
@@ -33,14 +31,14 @@ struct ResearchKitJSONObject {
 
   /// The value under `key`, following the nested form of keys a keyed archive flattens
   /// (`coordinate.latitude`, `region.center.latitude`…); nil when absent.
-  func raw(_ key: String) -> JSONValue? {
-    if let member = members.first(where: { $0.key == key }) { return member.value }
+  func raw(_ key: String) -> JSONItem? {
+    if let value = object[key] { return value }
     // Only keys starting as a nested form does are looked up: the dictionary hashed every
     // absent key.
     guard let initial = key.utf8.first, Self.nestedRouteInitials[Int(initial)],
       let route = Self.nestedRoutes[key]
     else { return nil }
-    var value = JSONValue.object(members)
+    var value = object
     for step in route {
       guard let next = value[step] else { return nil }
       value = next
@@ -69,19 +67,19 @@ struct ResearchKitJSONObject {
   ]
 
   /// The non-null value under `key`, or nil.
-  func present(_ key: String) -> JSONValue? {
+  func present(_ key: String) -> JSONItem? {
     guard let value = raw(key), !value.isNull else { return nil }
     return value
   }
 
   /// The error for a value of the wrong type, e.g. `expected an array, found a string`.
-  func mismatch(_ key: String, expected: String, found value: JSONValue) -> ImportError {
+  func mismatch(_ key: String, expected: String, found value: JSONItem) -> ImportError {
     failure(key, "expected \(expected), found \(value.kindDescription)")
   }
 
   /// Reads `key` with `read`, turning a nil result for a present value into a type error.
   func typed<T>(
-    _ key: String, _ expected: String, _ read: (JSONValue) -> T?
+    _ key: String, _ expected: String, _ read: (JSONItem) -> T?
   ) throws(ImportError) -> T? {
     guard let value = present(key) else { return nil }
     guard let result = read(value) else { throw mismatch(key, expected: expected, found: value) }
@@ -89,7 +87,7 @@ struct ResearchKitJSONObject {
   }
 
   /// The nested object `value` at `path`, if it is an object.
-  func child(_ value: JSONValue, path: String) -> ResearchKitJSONObject? {
+  func child(_ value: JSONItem, path: String) -> ResearchKitJSONObject? {
     ResearchKitJSONObject(value, path: path)
   }
 
@@ -99,7 +97,7 @@ struct ResearchKitJSONObject {
 
 extension ResearchKitJSONObject {
   func keys() throws(ImportError) -> [String] {
-    members.compactMap { $0.key == "_class" ? nil : $0.key }
+    (object.members ?? []).compactMap { $0.key == "_class" ? nil : $0.key }
   }
 
   func hasKey(_ key: String) throws(ImportError) -> Bool { raw(key) != nil }
@@ -170,13 +168,13 @@ extension ResearchKitJSONObject {
 
   func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]? {
     guard let value = present(key) else { return nil }
-    guard case .array(let elements) = value else {
+    guard let elements = value.elements else {
       throw mismatch(key, expected: "an array", found: value)
     }
     var values = [ChoiceValue]()
     values.reserveCapacity(elements.count)
     for (index, element) in elements.enumerated() {
-      if case .null = element {
+      if element.isNull {
         values.append(.null)
       } else if let text = element.stringValue {
         values.append(.text(text))
@@ -195,7 +193,7 @@ extension ResearchKitJSONObject {
 
   func objects(_ key: String) throws(ImportError) -> [ResearchKitJSONObject]? {
     guard let value = present(key) else { return nil }
-    guard case .array(let elements) = value else {
+    guard let elements = value.elements else {
       throw mismatch(key, expected: "an array of objects", found: value)
     }
     var objects = [ResearchKitJSONObject]()

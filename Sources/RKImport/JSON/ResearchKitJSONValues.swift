@@ -16,12 +16,9 @@ import RKModel
 /// - `userInfo` holds property-list data from the app and is converted without these rules.
 enum ResearchKitJSONValues {
   /// A number; `true`/`false` count as 1/0, as plist Booleans do in keyed archives.
-  static func numberValue(_ value: JSONValue) -> NumberValue? {
-    switch value {
-    case .number(let number): number.numberValue
-    case .bool(let flag): NumberValue(flag ? 1 : 0)
-    default: nil
-    }
+  static func numberValue(_ value: JSONItem) -> NumberValue? {
+    if let number = value.numberValue { return number.numberValue }
+    return value.boolValue.map { NumberValue($0 ? 1 : 0) }
   }
 
   /// A UUID string (`8-4-4-4-12` hexadecimal digits) in upper case, or nil.
@@ -39,8 +36,8 @@ enum ResearchKitJSONValues {
   }
 
   /// The generic value of `key` of an object of class `className`.
-  static func keyedValue(of key: String, _ value: JSONValue, in className: String) -> KeyedValue {
-    if key == "userInfo" { return value.keyedValue }
+  static func keyedValue(of key: String, _ value: JSONItem, in className: String) -> KeyedValue {
+    if key == "userInfo" { return value.value.keyedValue }
     if let words = enumWords[className + "." + key], let word = value.stringValue,
       let number = words[word]
     {
@@ -49,17 +46,20 @@ enum ResearchKitJSONValues {
     return converted(value)
   }
 
-  private static func converted(_ value: JSONValue) -> KeyedValue {
-    switch value {
+  private static func converted(_ value: JSONItem) -> KeyedValue {
+    switch value.node.kind {
     case .null: return .null
-    case .bool(let flag): return .bool(flag)
-    case .number(let number): return .number(number.numberValue)
-    case .string(let text):
+    case .false: return .bool(false)
+    case .true: return .bool(true)
+    case .number: return value.numberValue.map { .number($0.numberValue) } ?? .null
+    case .string:
+      let text = value.stringValue ?? ""
       if let instant = serializerDate(text) { return .date(instant) }
       return .string(text)
-    case .array(let elements): return .array(elements.map(converted))
-    case .object(let members):
-      if let className = members.first(where: { $0.key == "_class" })?.value.stringValue {
+    case .array: return .array((value.elements ?? []).map(converted))
+    case .object:
+      let members = value.members ?? []
+      if let className = value["_class"]?.stringValue {
         let fields = members.filter { $0.key != "_class" }.map { member in
           Field(member.key, keyedValue(of: member.key, member.value, in: className))
         }
@@ -81,8 +81,8 @@ enum ResearchKitJSONValues {
   }
 
   /// UIKit's string form of a CGPoint, CGSize, CGVector or CGRect dictionary, else nil.
-  static func geometryText(_ value: JSONValue) -> String? {
-    guard case .object(let members) = value else { return nil }
+  static func geometryText(_ value: JSONItem) -> String? {
+    guard let members = value.members else { return nil }
     let names = Set(members.map(\.key))
     guard names.count == members.count else { return nil }
     func pair(_ first: String, _ second: String) -> String? {
@@ -96,8 +96,8 @@ enum ResearchKitJSONValues {
     case ["dx", "dy"]: return pair("dx", "dy")
     case ["origin", "size"]:
       guard let origin = value["origin"],
-        Set(origin.objectMembers?.map(\.key) ?? []) == ["x", "y"],
-        let size = value["size"], Set(size.objectMembers?.map(\.key) ?? []) == ["h", "w"],
+        Set(origin.members?.map(\.key) ?? []) == ["x", "y"],
+        let size = value["size"], Set(size.members?.map(\.key) ?? []) == ["h", "w"],
         let point = geometryText(origin), let extent = geometryText(size)
       else { return nil }
       return "{\(point), \(extent)}"
@@ -106,7 +106,7 @@ enum ResearchKitJSONValues {
   }
 
   /// A coordinate in shortest round-trip form (`44`, `256.6666666666667`).
-  private static func numberText(_ value: JSONValue) -> String? {
+  private static func numberText(_ value: JSONItem) -> String? {
     guard let number = value.numberValue, number.double.isFinite else { return nil }
     return NumberValue(number.double).text
   }

@@ -12,6 +12,11 @@ public enum SurveyNativeReader {
     value["answers"]?.objectMembers != nil && value["questions"] == nil
   }
 
+  /// `isAnswers` of a parsed document's value.
+  public static func isAnswers(_ value: JSONItem) -> Bool {
+    value["answers"]?.isObject == true && value["questions"] == nil
+  }
+
   /// The run of one submission. `source` (the display path) and `bytes` seed the run UUID, so the
   /// same file always gets the same id and different files different ids. Returns notes on
   /// answers hidden by show_if, broken validations and answers the definition does not know.

@@ -1,0 +1,287 @@
+// A parsed JSON document as one flat table of nodes over its bytes: reading a result file's
+// JSON makes no allocation per value, and strings and numbers become Swift values only when a
+// reader asks for them. (The `JSONValue` tree made three to four allocations per member and
+// freed them again: about half of the import of a ResearchKit JSON file.)
+import RKModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A JSON document checked by the same grammar as `JSONParser.parse`, kept as its bytes and
+/// one node per value in document order: a container's node comes first, then its contents
+/// (an object's as name and value, name and value…), each node knowing where the next
+/// sibling starts. Immutable.
+public final class JSONDocument: Sendable {
+  let bytes: [UInt8]
+  let nodes: [JSONNode]
+  /// How deeply containers nest: 1 for an object or array of scalars, 0 for a lone scalar.
+  public let nesting: Int
+
+  init(bytes: [UInt8], nodes: [JSONNode], nesting: Int) {
+    self.bytes = bytes
+    self.nodes = nodes
+    self.nesting = nesting
+  }
+
+  /// The document's one value.
+  public var root: JSONItem { JSONItem(document: self, index: 0) }
+}
+
+/// One value of a parsed document.
+struct JSONNode {
+  enum Kind: UInt8 {
+    case null, `false`, `true`, number, string, array, object
+  }
+
+  var kind: Kind
+  /// A string: `skipString` found an escape in it. A number: it has a fraction or exponent.
+  var hasEscapes = false
+  /// A string: a byte of 0x80 or more is in its text (as written, escapes undecoded).
+  var hasNonASCII = false
+  /// Strings and numbers: where the text starts in the document (a string's after its quote).
+  var start: UInt32 = 0
+  /// Strings and numbers: the text's length in bytes; containers: their elements or members.
+  var count: UInt32 = 0
+  /// The index of the node after this one and its contents.
+  var next: UInt32 = 0
+}
+
+extension JSONParser {
+  /// Parses a whole document into a `JSONDocument`: the same grammar, limits and errors as
+  /// `parse`.
+  public func parseDocument(_ bytes: [UInt8]) throws -> JSONDocument {
+    guard bytes.count <= maximumBytes else {
+      throw ImportError(
+        reason: "JSON document is \(bytes.count) bytes, over the limit of \(maximumBytes) bytes")
+    }
+    var nodes: [JSONNode] = []
+    // About one value per 12 bytes in result files: one allocation for most documents.
+    nodes.reserveCapacity(bytes.count / 12 + 4)
+    let nesting = try bytes.withUnsafeBufferPointer { buffer in
+      var cursor = JSONCursor(bytes: buffer, maximumDepth: maximumDepth)
+      try cursor.parseDocument { cursor in try cursor.readValue(into: &nodes) }
+      return cursor.deepest
+    }
+    return JSONDocument(bytes: bytes, nodes: nodes, nesting: nesting)
+  }
+}
+
+extension JSONCursor {
+  /// Reads the value at the cursor into `nodes` (see `JSONDocument`).
+  mutating func readValue(into nodes: inout [JSONNode]) throws {
+    guard let byte = current else { throw error("unexpected end of document: expected a value") }
+    let index = nodes.count
+    switch byte {
+    case UInt8(ascii: "{"):
+      nodes.append(JSONNode(kind: .object))
+      var count: UInt32 = 0
+      try readMemberNames { nameStart, kind, cursor in
+        nodes.append(
+          JSONNode(
+            kind: .string, hasEscapes: kind.hasEscapes, hasNonASCII: kind.hasNonASCII,
+            start: UInt32(nameStart), count: UInt32(cursor.offset - 1 - nameStart),
+            next: UInt32(nodes.count + 1)))
+        cursor.skipWhitespace()
+        guard cursor.current == UInt8(ascii: ":") else {
+          throw cursor.error("expected ':' after a member name")
+        }
+        cursor.offset += 1
+        cursor.skipWhitespace()
+        try cursor.readValue(into: &nodes)
+        count += 1
+      }
+      nodes[index].count = count
+    case UInt8(ascii: "["):
+      nodes.append(JSONNode(kind: .array))
+      var count: UInt32 = 0
+      try readElements { cursor in
+        try cursor.readValue(into: &nodes)
+        count += 1
+      }
+      nodes[index].count = count
+    case UInt8(ascii: "\""):
+      let start = offset + 1
+      let kind = try skipString()
+      nodes.append(
+        JSONNode(
+          kind: .string, hasEscapes: kind.hasEscapes, hasNonASCII: kind.hasNonASCII,
+          start: UInt32(start), count: UInt32(offset - 1 - start)))
+    case UInt8(ascii: "t"):
+      try skipLiteral("true")
+      nodes.append(JSONNode(kind: .true))
+    case UInt8(ascii: "f"):
+      try skipLiteral("false")
+      nodes.append(JSONNode(kind: .false))
+    case UInt8(ascii: "n"):
+      try skipLiteral("null")
+      nodes.append(JSONNode(kind: .null))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      let start = offset
+      let isWhole = try skipNumber()
+      nodes.append(
+        JSONNode(
+          kind: .number, hasEscapes: !isWhole, start: UInt32(start),
+          count: UInt32(offset - start)))
+    default: throw error("unexpected character \(describe(byte)): expected a value")
+    }
+    nodes[index].next = UInt32(nodes.count)
+  }
+}
+
+/// One value of a `JSONDocument`, read as `JSONValue` reads: the same accessors, answering
+/// the same (strings and numbers made when asked).
+public struct JSONItem: Sendable {
+  let document: JSONDocument
+  let index: Int
+
+  var node: JSONNode { document.nodes[index] }
+
+  public var isNull: Bool { node.kind == .null }
+  public var isObject: Bool { node.kind == .object }
+  public var isArray: Bool { node.kind == .array }
+
+  /// The string, when this is a string.
+  public var stringValue: String? {
+    let node = node
+    guard node.kind == .string else { return nil }
+    return document.text(of: node)
+  }
+
+  /// The number, when this is a number.
+  public var numberValue: JSONNumber? {
+    let node = node
+    guard node.kind == .number else { return nil }
+    return document.bytes.withUnsafeBufferPointer { buffer in
+      JSONNumber(
+        UnsafeBufferPointer(
+          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]),
+        isWhole: !node.hasEscapes)
+    }
+  }
+
+  /// The Boolean, when this is `true` or `false`.
+  public var boolValue: Bool? {
+    switch node.kind {
+    case .true: true
+    case .false: false
+    default: nil
+    }
+  }
+
+  /// A one-word name of the value's kind for error messages, as `JSONValue.kindDescription`.
+  public var kindDescription: String {
+    switch node.kind {
+    case .null: "null"
+    case .false, .true: "a Boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
+  /// The elements, when this is an array.
+  public var elements: [JSONItem]? {
+    let node = node
+    guard node.kind == .array else { return nil }
+    var elements: [JSONItem] = []
+    elements.reserveCapacity(Int(node.count))
+    var child = index + 1
+    for _ in 0..<node.count {
+      elements.append(JSONItem(document: document, index: child))
+      child = Int(document.nodes[child].next)
+    }
+    return elements
+  }
+
+  /// Calls `body` with each member's name node and value, in document order, when this is
+  /// an object; stops when `body` returns false.
+  func forEachMemberNode(_ body: (_ name: Int, JSONItem) throws -> Bool) rethrows {
+    let node = node
+    guard node.kind == .object else { return }
+    var name = index + 1
+    for _ in 0..<node.count {
+      guard try body(name, JSONItem(document: document, index: name + 1)) else { return }
+      name = Int(document.nodes[name + 1].next)
+    }
+  }
+
+  /// The members, names decoded, when this is an object.
+  public var members: [(key: String, value: JSONItem)]? {
+    guard node.kind == .object else { return nil }
+    var members: [(key: String, value: JSONItem)] = []
+    members.reserveCapacity(Int(node.count))
+    forEachMemberNode { name, value in
+      members.append((document.text(of: document.nodes[name]), value))
+      return true
+    }
+    return members
+  }
+
+  /// The first member named `key` when this is an object, else nil. Names compare as
+  /// `String`s do (canonical equivalence); ASCII names by their bytes.
+  public subscript(key: String) -> JSONItem? {
+    guard node.kind == .object else { return nil }
+    var found: JSONItem?
+    var utf8 = key
+    utf8.withUTF8 { keyBytes in
+      let keyIsASCII = keyBytes.allSatisfy { $0 < 0x80 }
+      forEachMemberNode { name, value in
+        if document.name(name, equals: key, bytes: keyBytes, isASCII: keyIsASCII) {
+          found = value
+          return false
+        }
+        return true
+      }
+    }
+    return found
+  }
+
+  /// The value as a `JSONValue` tree.
+  public var value: JSONValue {
+    switch node.kind {
+    case .null: return .null
+    case .false: return .bool(false)
+    case .true: return .bool(true)
+    case .number:
+      return .number(numberValue ?? JSONNumber(text: "", double: .nan, isInteger: false))
+    case .string: return .string(stringValue ?? "")
+    case .array: return .array((elements ?? []).map(\.value))
+    case .object:
+      return .object((members ?? []).map { JSONMember($0.key, $0.value.value) })
+    }
+  }
+}
+
+extension JSONDocument {
+  /// The text of a string node, escapes decoded.
+  func text(of node: JSONNode) -> String {
+    bytes.withUnsafeBufferPointer { buffer in
+      let run = UnsafeBufferPointer(
+        rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)])
+      return node.hasEscapes
+        ? JSONCursor.decodeEscapes(in: run) : String(decoding: run, as: UTF8.self)
+    }
+  }
+
+  /// Whether name node `index` is `key` as `String` equality judges (`keyBytes` its UTF-8):
+  /// byte for byte when both are ASCII without escapes, which is the same; else as Strings
+  /// (a non-ASCII name may be canonically equivalent to another spelling, even an ASCII one).
+  func name(
+    _ index: Int, equals key: String, bytes keyBytes: UnsafeBufferPointer<UInt8>,
+    isASCII keyIsASCII: Bool
+  ) -> Bool {
+    let node = nodes[index]
+    guard keyIsASCII, !node.hasEscapes, !node.hasNonASCII else { return text(of: node) == key }
+    guard Int(node.count) == keyBytes.count else { return false }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, let keyBase = keyBytes.baseAddress else {
+        return keyBytes.isEmpty
+      }
+      return memcmp(base + Int(node.start), keyBase, keyBytes.count) == 0
+    }
+  }
+}

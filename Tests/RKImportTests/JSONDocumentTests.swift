@@ -1,0 +1,162 @@
+// The flat JSON document against the tree parser: the same values, the same errors, the same
+// member lookups, on real files and on documents changed at random.
+import Foundation
+import RKTestSupport
+import XCTest
+
+@testable import RKImport
+
+final class JSONDocumentTests: XCTestCase {
+  /// What parsing gives: the value, or the error's text.
+  private enum Outcome: Equatable {
+    case value(JSONValue, nesting: Int)
+    case error(String)
+  }
+
+  private func treeOutcome(_ bytes: [UInt8], _ parser: JSONParser) -> Outcome {
+    do {
+      let value = try parser.parse(bytes)
+      return .value(value, nesting: Self.nesting(of: value))
+    } catch {
+      return .error("\(error)")
+    }
+  }
+
+  private func documentOutcome(_ bytes: [UInt8], _ parser: JSONParser) -> Outcome {
+    do {
+      let document = try parser.parseDocument(bytes)
+      return .value(document.root.value, nesting: document.nesting)
+    } catch {
+      return .error("\(error)")
+    }
+  }
+
+  /// How deeply containers nest in `value`, counted as `JSONDocument.nesting` is.
+  private static func nesting(of value: JSONValue) -> Int {
+    switch value {
+    case .array(let elements): 1 + (elements.map(nesting).max() ?? 0)
+    case .object(let members): 1 + (members.map { nesting(of: $0.value) }.max() ?? 0)
+    default: 0
+    }
+  }
+
+  /// The JSON files of the samples, the test fixtures and the real corpus (beside the
+  /// package, when there).
+  private func jsonFiles() throws -> [[UInt8]] {
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let roots = [
+      package.path + "/samples", fixturesPath,
+      package.deletingLastPathComponent().path + "/shared/corpus/real",
+    ]
+    var files: [[UInt8]] = []
+    for root in roots {
+      guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+      for case let relative as String in walker where relative.hasSuffix(".json") {
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
+        files.append(Array(data))
+      }
+    }
+    return files
+  }
+
+  func testRealFiles_SameValuesAsTheTree() throws {
+    let files = try jsonFiles()
+    XCTAssertGreaterThan(files.count, 40)
+    var parsed = 0
+    for (index, bytes) in files.enumerated() {
+      let tree = treeOutcome(bytes, JSONParser())
+      XCTAssertEqual(documentOutcome(bytes, JSONParser()), tree, "file \(index)")
+      if case .value = tree { parsed += 1 }
+    }
+    XCTAssertGreaterThan(parsed, 40)
+  }
+
+  /// Bytes removed, replaced or inserted (escapes, surrogates, non-ASCII and broken UTF-8,
+  /// structure, numbers): both readers accept the same documents with the same values and
+  /// refuse the others with the same error, at the same byte.
+  func testMutatedDocuments_SameOutcomeAsTheTree() throws {
+    let seeds = try jsonFiles().filter { $0.count < 20_000 }
+    XCTAssertFalse(seeds.isEmpty)
+    let texts = [
+      #"\""#, #"\\"#, #"\u00e9"#, #"\ud83d\ude00"#, #"\ud83d"#, #"\udc00"#, #"\x"#, "{", "}",
+      "[", "]", ",", ":", "\"", "1e5", "-0", "0.5E-3", "01", "1.", "tru", "null", "é",
+      "e\u{301}", "\u{212A}", "\t",
+    ]
+    let pieces: [[UInt8]] =
+      texts.map { Array($0.utf8) } + [
+        [0x80], [0xC3], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x01], [0xEF, 0xBB, 0xBF],
+      ]
+    var random = SplitMix(seed: 2026_11_28)
+    var accepted = 0
+    var refused = 0
+    let shallow = JSONParser(maximumDepth: 6)
+    for round in 0..<20_000 {
+      var bytes = seeds.randomElement(using: &random)!
+      for _ in 0..<Int.random(in: 1...4, using: &random) where !bytes.isEmpty {
+        let at = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes.remove(at: at)
+        case 1: bytes.insert(contentsOf: pieces.randomElement(using: &random)!, at: at)
+        default: bytes[at] = UInt8.random(in: 0...255, using: &random)
+        }
+      }
+      // Every tenth round with a low depth limit, so that the depth error is met too.
+      let parser = round % 10 == 0 ? shallow : JSONParser()
+      let tree = treeOutcome(bytes, parser)
+      XCTAssertEqual(documentOutcome(bytes, parser), tree, "round \(round)")
+      if case .value = tree { accepted += 1 } else { refused += 1 }
+    }
+    XCTAssertGreaterThan(accepted, 1_000)
+    XCTAssertGreaterThan(refused, 1_000)
+  }
+
+  /// A member is found as `JSONValue`'s subscript finds it: the first whose name is equal as
+  /// a String, so canonically equivalent spellings (composed and decomposed, the Kelvin sign
+  /// for K, an escaped letter) are the same name, and ASCII names are compared by bytes.
+  func testSubscript_FindsWhatTheTreeFinds() throws {
+    let names = [
+      "a", "K", "\u{212A}", "café", "cafe\u{301}", "_class", "_cl\\u0061ss", "\\u00e9", "é",
+      "e\u{301}", "", "identifier", "identifiers", "\\\"q\\\"", "ab", "a\\u0000",
+    ]
+    var random = SplitMix(seed: 99)
+    for round in 0..<3_000 {
+      let count = Int.random(in: 0...6, using: &random)
+      let members = (0..<count).map { index in
+        "\"\(names.randomElement(using: &random)!)\": \(index)"
+      }
+      let bytes = Array("{\(members.joined(separator: ", "))}".utf8)
+      let tree = try JSONParser().parse(bytes)
+      let document = try JSONParser().parseDocument(bytes)
+      let decodedNames = names.map { try? JSONParser().parse("\"\($0)\"").stringValue }
+      for case let name? in decodedNames {
+        XCTAssertEqual(
+          document.root[name]?.value, tree[name], "round \(round): \(name) in \(members)")
+      }
+    }
+  }
+
+  func testAccessors_AnswerAsTheTree() throws {
+    let bytes = Array(
+      #"{"s": "x\ty", "n": -12.50, "i": 7, "t": true, "f": false, "z": null, "a": [1, "b"], "o": {}}"#
+        .utf8)
+    let root = try JSONParser().parseDocument(bytes).root
+    let tree = try JSONParser().parse(bytes)
+    for key in ["s", "n", "i", "t", "f", "z", "a", "o"] {
+      let item = try XCTUnwrap(root[key])
+      let value = try XCTUnwrap(tree[key])
+      XCTAssertEqual(item.stringValue, value.stringValue, key)
+      XCTAssertEqual(item.numberValue, value.numberValue, key)
+      XCTAssertEqual(item.boolValue, value.boolValue, key)
+      XCTAssertEqual(item.isNull, value.isNull, key)
+      XCTAssertEqual(item.isObject, value.objectMembers != nil, key)
+      XCTAssertEqual(item.isArray, value.arrayValue != nil, key)
+      XCTAssertEqual(item.elements?.map(\.value), value.arrayValue, key)
+      XCTAssertEqual(item.members?.map(\.key), value.objectMembers?.map(\.key), key)
+      XCTAssertEqual(item.kindDescription, value.kindDescription, key)
+    }
+    XCTAssertEqual(root.members?.map(\.value.value), tree.objectMembers?.map(\.value))
+    XCTAssertNil(root["missing"])
+    XCTAssertNil(root["s"]?["x"])
+  }
+}
