@@ -154,12 +154,7 @@ public struct JSONItem: Sendable {
   public var numberValue: JSONNumber? {
     let node = node
     guard node.kind == .number else { return nil }
-    return document.bytes.withUnsafeBufferPointer { buffer in
-      JSONNumber(
-        UnsafeBufferPointer(
-          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]),
-        isWhole: !node.hasEscapes)
-    }
+    return document.number(of: node)
   }
 
   /// The Boolean, when this is `true` or `false`.
@@ -197,26 +192,17 @@ public struct JSONItem: Sendable {
     return elements
   }
 
-  /// Calls `body` with each member's name node and value, in document order, when this is
-  /// an object; stops when `body` returns false.
-  func forEachMemberNode(_ body: (_ name: Int, JSONItem) throws -> Bool) rethrows {
-    let node = node
-    guard node.kind == .object else { return }
-    var name = index + 1
-    for _ in 0..<node.count {
-      guard try body(name, JSONItem(document: document, index: name + 1)) else { return }
-      name = Int(document.nodes[name + 1].next)
-    }
-  }
-
   /// The members, names decoded, when this is an object.
   public var members: [(key: String, value: JSONItem)]? {
+    let node = node
     guard node.kind == .object else { return nil }
     var members: [(key: String, value: JSONItem)] = []
     members.reserveCapacity(Int(node.count))
-    forEachMemberNode { name, value in
-      members.append((document.text(of: document.nodes[name]), value))
-      return true
+    var name = index + 1
+    for _ in 0..<node.count {
+      members.append(
+        (document.text(of: document.nodes[name]), JSONItem(document: document, index: name + 1)))
+      name = Int(document.nodes[name + 1].next)
     }
     return members
   }
@@ -224,39 +210,55 @@ public struct JSONItem: Sendable {
   /// The first member named `key` when this is an object, else nil. Names compare as
   /// `String`s do (canonical equivalence); ASCII names by their bytes.
   public subscript(key: String) -> JSONItem? {
-    guard node.kind == .object else { return nil }
-    var found: JSONItem?
-    var utf8 = key
-    utf8.withUTF8 { keyBytes in
-      let keyIsASCII = keyBytes.allSatisfy { $0 < 0x80 }
-      forEachMemberNode { name, value in
-        if document.name(name, equals: key, bytes: keyBytes, isASCII: keyIsASCII) {
-          found = value
-          return false
-        }
-        return true
-      }
-    }
-    return found
+    document.member(named: key, of: index).map { JSONItem(document: document, index: $0) }
   }
 
   /// The value as a `JSONValue` tree.
-  public var value: JSONValue {
+  public var value: JSONValue { document.value(at: index) }
+}
+
+extension JSONDocument {
+  /// The value of node `index` as a `JSONValue` tree, each array made at its final size (the
+  /// tree parser grows them as it goes).
+  func value(at index: Int) -> JSONValue {
+    let node = nodes[index]
     switch node.kind {
     case .null: return .null
     case .false: return .bool(false)
     case .true: return .bool(true)
-    case .number:
-      return .number(numberValue ?? JSONNumber(text: "", double: .nan, isInteger: false))
-    case .string: return .string(stringValue ?? "")
-    case .array: return .array((elements ?? []).map(\.value))
+    case .number: return .number(number(of: node))
+    case .string: return .string(text(of: node))
+    case .array:
+      var elements: [JSONValue] = []
+      elements.reserveCapacity(Int(node.count))
+      var child = index + 1
+      for _ in 0..<node.count {
+        elements.append(value(at: child))
+        child = Int(nodes[child].next)
+      }
+      return .array(elements)
     case .object:
-      return .object((members ?? []).map { JSONMember($0.key, $0.value.value) })
+      var members: [JSONMember] = []
+      members.reserveCapacity(Int(node.count))
+      var name = index + 1
+      for _ in 0..<node.count {
+        members.append(JSONMember(text(of: nodes[name]), value(at: name + 1)))
+        name = Int(nodes[name + 1].next)
+      }
+      return .object(members)
     }
   }
-}
 
-extension JSONDocument {
+  /// The number of a number node.
+  func number(of node: JSONNode) -> JSONNumber {
+    bytes.withUnsafeBufferPointer { buffer in
+      JSONNumber(
+        UnsafeBufferPointer(
+          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]),
+        isWhole: !node.hasEscapes)
+    }
+  }
+
   /// The text of a string node, escapes decoded.
   func text(of node: JSONNode) -> String {
     bytes.withUnsafeBufferPointer { buffer in
@@ -267,14 +269,34 @@ extension JSONDocument {
     }
   }
 
-  /// Whether name node `index` is `key` as `String` equality judges (`keyBytes` its UTF-8):
+  /// The index of the value of the first member of object node `object` named `key` (see
+  /// `JSONItem.subscript`), or nil. No item is made per member: a loop over the nodes.
+  func member(named key: String, of object: Int) -> Int? {
+    var utf8 = key
+    return utf8.withUTF8 { keyBytes -> Int? in
+      let keyIsASCII = keyBytes.allSatisfy { $0 < 0x80 }
+      return nodes.withUnsafeBufferPointer { nodes -> Int? in
+        let node = nodes[object]
+        guard node.kind == .object else { return nil }
+        var name = object + 1
+        for _ in 0..<node.count {
+          if self.name(nodes[name], equals: key, bytes: keyBytes, isASCII: keyIsASCII) {
+            return name + 1
+          }
+          name = Int(nodes[name + 1].next)
+        }
+        return nil
+      }
+    }
+  }
+
+  /// Whether name `node` is `key` as `String` equality judges (`keyBytes` its UTF-8):
   /// byte for byte when both are ASCII without escapes, which is the same; else as Strings
   /// (a non-ASCII name may be canonically equivalent to another spelling, even an ASCII one).
   func name(
-    _ index: Int, equals key: String, bytes keyBytes: UnsafeBufferPointer<UInt8>,
+    _ node: JSONNode, equals key: String, bytes keyBytes: UnsafeBufferPointer<UInt8>,
     isASCII keyIsASCII: Bool
   ) -> Bool {
-    let node = nodes[index]
     guard keyIsASCII, !node.hasEscapes, !node.hasNonASCII else { return text(of: node) == key }
     guard Int(node.count) == keyBytes.count else { return false }
     return bytes.withUnsafeBufferPointer { buffer in
