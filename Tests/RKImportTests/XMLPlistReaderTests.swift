@@ -94,11 +94,22 @@ final class XMLPlistReaderTests: XCTestCase {
     }
   }
 
+  func testDate_TimeFieldsOutsideAClock_ReadAsBefore() throws {
+    // Only overflow is refused: an hour of 25 is the next day's first hour, as it was read.
+    XCTAssertEqual(
+      PlistDate.parseXMLDate("2016-05-16T25:00:00Z"), PlistDate.parseXMLDate("2016-05-17T01:00:00Z")
+    )
+    XCTAssertEqual(PlistDate.parseXMLDate("2001-01-01T00:00:00Z"), 0)
+  }
+
   func testMalformed_EachFailsWithReason() {
     let cases = [
       ("<plist><string>open</plist>", "expected </string>"),
       ("<plist><integer>12x</integer></plist>", "invalid integer"),
       ("<plist><date>yesterday</date></plist>", "invalid date"),
+      // Time fields that overflow when summed (found by fuzzing: they trapped).
+      ("<plist><date>1-1-1T2562047788015216:0:0Z</date></plist>", "invalid date"),
+      ("<plist><date>1-1-1T0:0:9223372036854775807Z</date></plist>", "invalid date"),
       ("<plist><data>*</data></plist>", "invalid base64"),
       ("<plist><dict><string>k</string></dict></plist>", "expected <key>"),
       ("<plist><blob/></plist>", "unknown element <blob>"),

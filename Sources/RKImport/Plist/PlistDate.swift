@@ -14,7 +14,9 @@ enum PlistDate {
       return nil
     }
     let fields = parts.compactMap { $0 }
-    guard (1...12).contains(fields[1]), (1...31).contains(fields[2]), abs(fields[0]) < 1_000_000
+    // The time fields are not held to a clock's range (as before), only kept from overflowing.
+    guard (1...12).contains(fields[1]), (1...31).contains(fields[2]), abs(fields[0]) < 1_000_000,
+      fields[3...].allSatisfy({ abs($0) < 1_000_000_000 })
     else { return nil }
     let day =
       CivilTime.daysSince1970(year: fields[0], month: fields[1], day: fields[2]) - referenceDay
