@@ -104,8 +104,16 @@ public struct TimeOfDay: Sendable, Equatable {
     self.second = second
   }
 
-  /// Seconds since midnight.
-  public var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + (second ?? 0) }
+  /// Seconds since midnight; nil when that is beyond `Int` (components of a damaged archive:
+  /// they are kept as recorded, only not summed).
+  public var secondsSinceMidnight: Int? {
+    let (hours, overflow1) = hour.multipliedReportingOverflow(by: 3600)
+    let (minutes, overflow2) = minute.multipliedReportingOverflow(by: 60)
+    let (sum, overflow3) = hours.addingReportingOverflow(minutes)
+    let (total, overflow4) = sum.addingReportingOverflow(second ?? 0)
+    guard !(overflow1 || overflow2 || overflow3 || overflow4) else { return nil }
+    return total
+  }
 }
 
 /// `ORKLocation`: what the participant picked or typed on the map.

@@ -64,7 +64,8 @@ struct AnswerEncoder: Sendable {
     case .timeOfDay(let time):
       body(
         AnswerValue(
-          value: .text(Self.clockText(time)), number: .integer(Int64(time.secondsSinceMidnight))))
+          value: .text(Self.clockText(time)),
+          number: time.secondsSinceMidnight.map { .integer(Int64($0)) } ?? .empty))
     case .timeInterval(let seconds):
       let number = Self.cell(NumberValue(seconds))
       body(AnswerValue(value: number, number: number))

@@ -191,7 +191,9 @@ public struct StatisticsCollector: Sendable {
     case .scale(let number), .sesRung(let number), .numeric(let number, _, _):
       value = number.double
     case .timeInterval(let seconds): value = seconds
-    case .timeOfDay(let time): value = Double(time.secondsSinceMidnight)
+    case .timeOfDay(let time):
+      guard let seconds = time.secondsSinceMidnight else { return nil }
+      value = Double(seconds)
     case .date(let date): value = date.instant.secondsSince1970
     default: return nil
     }

@@ -136,6 +136,18 @@ final class FlattenerEncodingTests: XCTestCase {
       [merged(["value": .text("23:59:09"), "value_number": .integer(86_349)])])
   }
 
+  /// Components beyond a clock's range are kept as recorded; seconds that do not fit an Int
+  /// (a damaged archive: found by fuzzing, the sum trapped) leave value_number empty.
+  func testEncoding_TimeOfDay_HugeComponents_TextKeptNumberEmpty() {
+    let huge = TimeOfDay(hour: 2_562_047_788_015_216, minute: 0)
+    XCTAssertNil(huge.secondsSinceMidnight)
+    XCTAssertEqual(
+      encoded(.timeOfDay(huge), .timeOfDay),
+      [merged(["value": .text("2562047788015216:00")])])
+    XCTAssertNil(TimeOfDay(hour: 0, minute: Int.min).secondsSinceMidnight)
+    XCTAssertEqual(TimeOfDay(hour: 25, minute: -1, second: 2).secondsSinceMidnight, 89_942)
+  }
+
   func testEncoding_TimeInterval_Seconds() {
     XCTAssertEqual(
       encoded(.timeInterval(5400.5), .timeInterval),
