@@ -125,6 +125,8 @@ public enum StatsReport {
       guard let instant = Instant(secondsSince1970: value).millisecondsSince1970 else { return "" }
       return String(ISO8601.utcMilliseconds(instant).prefix(10))
     case .timeOfDay:
+      // Beyond this the minutes do not fit an Int (a damaged archive's components).
+      guard abs(value) < 1e15 else { return NumberValue(value).text }
       let minutes = Int((value / 60).rounded())
       let hour = minutes / 60
       let minute = minutes % 60
@@ -139,6 +141,8 @@ public enum StatsReport {
   /// `45s`, `12.5s`, `1m40s`, `2h05m`.
   static func durationText(_ seconds: Double) -> String {
     guard seconds.isFinite else { return "" }
+    // Beyond ~31 million years the seconds do not fit an Int: as a plain number.
+    guard abs(seconds) < 1e15 else { return NumberValue(seconds).text + "s" }
     if abs(seconds) < 60 { return NumberValue((seconds * 10).rounded() / 10).text + "s" }
     let whole = Int(seconds.rounded())
     if abs(whole) < 3600 { return "\(whole / 60)m\(pad(abs(whole) % 60))s" }

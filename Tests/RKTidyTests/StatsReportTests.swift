@@ -55,6 +55,10 @@ final class StatsReportTests: XCTestCase {
     XCTAssertEqual(StatsReport.durationText(12.46), "12.5s")
     XCTAssertEqual(StatsReport.durationText(100), "1m40s")
     XCTAssertEqual(StatsReport.durationText(3600 * 2 + 5 * 60 + 10), "2h05m")
+    // Beyond an Int's seconds (a damaged archive's end date; found by fuzzing, it trapped).
+    XCTAssertEqual(StatsReport.durationText(1e19), "1e+19s")
+    XCTAssertEqual(StatsReport.durationText(-1e300), "-1e+300s")
+    XCTAssertEqual(StatsReport.valueText(1e300, type: .timeOfDay), "1e+300")
   }
 
   private func statistics(_ runs: [TaskRun]) -> [TaskStatistics] {
