@@ -30,9 +30,13 @@ public final class AtomicFile {
   /// Creates the temporary file (exclusively, mode 0644 before umask). The folder must exist.
   public init(path: String) throws {
     self.path = path
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[...$0]) } ?? ""
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    // By bytes: a slash followed by a combining mark is one Character with it, which
+    // `lastIndex(of: "/")` does not find (a task named by a lone accent made its wide CSV's
+    // temporary file a path in a folder that does not exist).
+    let utf8 = Array(path.utf8)
+    let slash = utf8.lastIndex(of: UInt8(ascii: "/"))
+    let folder = slash.map { String(decoding: utf8[...$0], as: UTF8.self) } ?? ""
+    let name = slash.map { String(decoding: utf8[($0 + 1)...], as: UTF8.self) } ?? path
     var attempt = 0
     while true {
       let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)

@@ -26,6 +26,21 @@ final class AtomicFileTests: XCTestCase {
     XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "a,b\n")
   }
 
+  /// A name starting with a combining mark (a task named by a lone accent: found by fuzzing):
+  /// the slash before it and the mark are one Character, and the temporary file went into a
+  /// folder named `.wide` that does not exist; the export failed.
+  func testAtomicFile_NameStartingWithCombiningMark_InItsFolder() throws {
+    let path = folder.path + "/\u{301}x.csv"
+    let file = try AtomicFile(path: path)
+    // By bytes: `hasPrefix` compares Characters, and `.` joins the mark after it.
+    XCTAssertTrue(
+      file.temporaryPath.utf8.starts(with: (folder.path + "/.\u{301}x.csv.").utf8),
+      file.temporaryPath)
+    try file.write(Array("a\n".utf8))
+    try file.commit()
+    XCTAssertEqual(try names(), ["\u{301}x.csv"])
+  }
+
   func testAtomicFile_LargerThanFlushChunks_CommitsEveryByteInOrder() throws {
     // A flush starts on another thread every 8 MiB while writing; the committed file must
     // still be whole.
