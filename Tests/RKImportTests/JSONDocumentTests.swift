@@ -151,11 +151,11 @@ final class JSONDocumentTests: XCTestCase {
       XCTAssertEqual(item.isNull, value.isNull, key)
       XCTAssertEqual(item.isObject, value.objectMembers != nil, key)
       XCTAssertEqual(item.isArray, value.arrayValue != nil, key)
-      XCTAssertEqual(item.elements?.map(\.value), value.arrayValue, key)
-      XCTAssertEqual(item.members?.map(\.key), value.objectMembers?.map(\.key), key)
+      XCTAssertEqual(item.arrayValue?.map(\.value), value.arrayValue, key)
+      XCTAssertEqual(item.objectMembers?.map(\.key), value.objectMembers?.map(\.key), key)
       XCTAssertEqual(item.kindDescription, value.kindDescription, key)
     }
-    XCTAssertEqual(root.members?.map(\.value.value), tree.objectMembers?.map(\.value))
+    XCTAssertEqual(root.objectMembers?.map(\.value.value), tree.objectMembers?.map(\.value))
     XCTAssertNil(root["missing"])
     XCTAssertNil(root["s"]?["x"])
   }

@@ -37,7 +37,7 @@ enum BridgeAnswerFile {
 
   /// The step for one answer file; a data file without any answer key (e.g. an active task's
   /// JSON) becomes a step holding one `other` result with every key kept.
-  static func step(from value: JSONValue, file: String, notes: inout [String]) throws
+  static func step(from value: JSONItem, file: String, notes: inout [String]) throws
     -> StepRecord
   {
     guard let members = value.objectMembers else {
@@ -59,26 +59,29 @@ enum BridgeAnswerFile {
       return StepRecord(identifier: identifier, startDate: start, endDate: end, results: [result])
     }
     // ResearchUXFactory also writes `answer` (the first choice only for single choice).
-    let raw = value[key] ?? value["answer"] ?? .null
+    let raw = value[key] ?? value["answer"]
     let extra = members.filter { !consumedKeys.contains($0.key) && $0.key != key }
       .map { Field($0.key, $0.value.keyedValue) }
     let answer = decode(raw, as: type, unit: value["unit"]?.stringValue)
     if answer == nil {
       // A value of the wrong shape is kept verbatim as an `other` result, never dropped.
       notes.append(
-        "\(file): \(key) is \(raw.kindDescription), not a \(type.rawValue) answer; kept raw")
+        "\(file): \(key) is \(raw?.kindDescription ?? "null"), not a \(type.rawValue) answer; kept raw"
+      )
     }
     let result = ResultRecord(
       identifier: identifier, className: "bridge:\(typeName ?? key)",
       answerType: answer == nil ? .other : type,
-      answer: answer ?? .fields([Field(key, raw.keyedValue)]), startDate: start, endDate: end,
+      answer: answer ?? .fields([Field(key, raw?.keyedValue ?? .null)]), startDate: start,
+      endDate: end,
       questionType: value["questionType"]?.numberValue?.int64Value.map { Int($0) }, extra: extra)
     return StepRecord(identifier: identifier, startDate: start, endDate: end, results: [result])
   }
 
-  /// The typed answer, `.skipped` for null, or nil when the value has the wrong shape.
-  static func decode(_ raw: JSONValue, as type: AnswerType, unit: String?) -> Answer? {
-    if raw.isNull { return .skipped }
+  /// The typed answer, `.skipped` for null (or none), or nil when the value has the wrong
+  /// shape.
+  static func decode(_ raw: JSONItem?, as type: AnswerType, unit: String?) -> Answer? {
+    guard let raw, !raw.isNull else { return .skipped }
     switch type {
     case .boolean:
       if let flag = raw.boolValue { return .boolean(flag) }
@@ -110,14 +113,11 @@ enum BridgeAnswerFile {
     }
   }
 
-  static func choiceValue(_ value: JSONValue) -> ChoiceValue? {
-    switch value {
-    case .string(let text): return .text(text)
-    case .number(let number): return .number(number.numberValue)
-    case .null: return .null
-    case .bool(let flag): return .number(NumberValue(flag ? 1 : 0))
-    default: return nil
-    }
+  static func choiceValue(_ value: some JSONScalars) -> ChoiceValue? {
+    if let text = value.stringValue { return .text(text) }
+    if let number = value.numberValue { return .number(number.numberValue) }
+    if value.isNull { return .null }
+    return value.boolValue.map { .number(NumberValue($0 ? 1 : 0)) }
   }
 
   static func baseName(_ file: String) -> String {

@@ -4,7 +4,7 @@ import RKModel
 
 /// Turns a flat answers map into one step per question, in file order, times left blank.
 enum BridgeGenericAnswers {
-  static func steps(from value: JSONValue, file: String) throws -> [StepRecord] {
+  static func steps(from value: JSONItem, file: String) throws -> [StepRecord] {
     guard let members = value.objectMembers else {
       throw ImportError(
         location: file, reason: "expected an object, found \(value.kindDescription)")
@@ -24,19 +24,19 @@ enum BridgeGenericAnswers {
   }
 
   /// The answer type follows the JSON value: the map carries no question types.
-  static func typedAnswer(_ value: JSONValue, unit: String?) -> (AnswerType, Answer) {
-    switch value {
-    case .null: return (.other, .skipped)
-    case .bool(let flag): return (.boolean, .boolean(flag))
-    case .number(let number):
+  static func typedAnswer(_ value: JSONItem, unit: String?) -> (AnswerType, Answer) {
+    if value.isNull { return (.other, .skipped) }
+    if let flag = value.boolValue { return (.boolean, .boolean(flag)) }
+    if let number = value.numberValue {
       return (.numeric, .numeric(number.numberValue, unit: unit, displayUnit: nil))
-    case .string(let text): return (.text, .text(text))
-    case .array(let elements):
+    }
+    if let text = value.stringValue { return (.text, .text(text)) }
+    if let elements = value.arrayValue {
       let values = elements.compactMap(BridgeAnswerFile.choiceValue)
       if values.count == elements.count { return (.choice, .choices(values)) }
       return (.other, .fields([Field("answer", value.keyedValue)]))
-    case .object(let members):
-      return (.other, .fields(members.map { Field($0.key, $0.value.keyedValue) }))
     }
+    let members = value.objectMembers ?? []
+    return (.other, .fields(members.map { Field($0.key, $0.value.keyedValue) }))
   }
 }

@@ -10,7 +10,7 @@ public struct BridgeUploadFiles {
   public var read: (String) throws -> [UInt8]
   /// Parses one file as JSON in place of `parse(_:with:)`'s reading and parsing: a zip's
   /// reader may hand back the value it parsed already (see `ZipReader.readJSON`).
-  var parsedJSON: ((String, JSONParser) throws -> JSONValue)?
+  var parsedJSON: ((String, JSONParser) throws -> JSONItem)?
 
   public init(names: [String], read: @escaping (String) throws -> [UInt8]) {
     self.names = names
@@ -18,9 +18,9 @@ public struct BridgeUploadFiles {
   }
 
   /// One file parsed as JSON by `parser`.
-  func parse(_ name: String, with parser: JSONParser) throws -> JSONValue {
+  func parse(_ name: String, with parser: JSONParser) throws -> JSONItem {
     if let parsedJSON { return try parsedJSON(name, parser) }
-    return try parser.parse(try read(name))
+    return try parser.parseDocument(try read(name)).root
   }
 }
 
@@ -44,8 +44,8 @@ public enum BridgeUploadReader {
 
   /// True when `info` looks like a Bridge `info.json` (an object with a `files` array or one of
   /// `item`, `dataFilename`, `taskRun`): used to tell upload folders from ordinary ones.
-  public static func isUploadInfo(_ info: JSONValue) -> Bool {
-    guard info.objectMembers != nil else { return false }
+  public static func isUploadInfo(_ info: JSONItem) -> Bool {
+    guard info.isObject else { return false }
     if info["files"]?.arrayValue != nil { return true }
     return ["item", "dataFilename", "taskRun"].contains { info[$0]?.stringValue != nil }
   }
@@ -56,7 +56,7 @@ public enum BridgeUploadReader {
     -> BridgeUpload
   {
     let info = try parseFile("info.json", files, parser)
-    guard info.objectMembers != nil else {
+    guard info.isObject else {
       throw ImportError(
         location: "info.json", reason: "expected an object, found \(info.kindDescription)")
     }
@@ -81,9 +81,9 @@ public enum BridgeUploadReader {
         continue
       }
       let bytes = try files.read(entry.name)
-      let value: JSONValue
+      let value: JSONItem
       do {
-        value = try parser.parse(bytes)
+        value = try parser.parseDocument(bytes).root
       } catch let error as ImportError {
         if entry.contentType == nil, !entry.name.lowercased().hasSuffix(".json") {
           notes.append("attachment \(entry.name) listed, not exported as answers")
@@ -101,7 +101,7 @@ public enum BridgeUploadReader {
   }
 
   static func parseFile(_ name: String, _ files: BridgeUploadFiles, _ parser: JSONParser) throws
-    -> JSONValue
+    -> JSONItem
   {
     do {
       return try files.parse(name, with: parser)
@@ -112,7 +112,7 @@ public enum BridgeUploadReader {
   }
 
   /// info.json and metadata.json keys that are facts about the run, in file order.
-  static func runMetadata(info: JSONValue, metadata: JSONValue?) -> [Field] {
+  static func runMetadata(info: JSONItem, metadata: JSONItem?) -> [Field] {
     let consumed: Set<String> = [
       "files", "item", "taskRun", "dataFilename", "taskRunUUID", "taskIdentifier", "startDate",
       "endDate",
@@ -123,7 +123,7 @@ public enum BridgeUploadReader {
 
   /// Data files in info.json's `files` order, then any other file of the upload by name.
   static func orderedDataFiles(
-    _ info: JSONValue, _ files: BridgeUploadFiles, notes: inout [String]
+    _ info: JSONItem, _ files: BridgeUploadFiles, notes: inout [String]
   ) -> [(name: String, contentType: String?)] {
     let present = Set(files.names)
     var seen: Set<String> = ["info.json", "metadata.json"]
@@ -145,7 +145,7 @@ public enum BridgeUploadReader {
 
   /// The 2014 Bridge prototype (`taskInstance` and `study` in info.json, data files without any
   /// ResearchKit answer key) predates ResearchKit: say so rather than invent answers.
-  static func prototypeReason(_ info: JSONValue, _ files: BridgeUploadFiles) -> String? {
+  static func prototypeReason(_ info: JSONItem, _ files: BridgeUploadFiles) -> String? {
     guard info["taskInstance"] != nil || info["study"] != nil,
       info["appVersion"] == nil, info["format"] == nil, info["taskRun"] == nil
     else { return nil }

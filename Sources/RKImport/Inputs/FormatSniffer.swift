@@ -63,7 +63,7 @@ public enum FormatSniffer {
       return .notResults(
         reason: "SurveyNative survey definition, not answers (pass it with --survey-definition)")
     }
-    if BridgeUploadReader.isUploadInfo(value), value["files"] != nil {
+    if BridgeUploadReader.isUploadInfo(root), root["files"] != nil {
       return .notResults(reason: "Bridge info.json outside an upload folder or zip")
     }
     return .notResults(reason: "JSON that is not a result format")
@@ -77,7 +77,7 @@ public enum FormatSniffer {
       value["_class"]?.stringValue?.hasPrefix("ORK") == true
     }
     if value.isObject { return isResearchKit(value) }
-    return value.elements?.contains(where: isResearchKit) == true
+    return value.arrayValue?.contains(where: isResearchKit) == true
   }
 
   /// A short reason for `inputs.csv` when a file is no result format.

@@ -480,7 +480,7 @@ public struct InputWalker: Sendable {
     var status = stat()
     guard FileSystemName.status(info, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR,
       let bytes = try? readFile(info, limit: 1 << 20),
-      let value = try? JSONParser().parse(bytes)
+      let value = try? JSONParser().parseDocument(bytes).root
     else { return false }
     return BridgeUploadReader.isUploadInfo(value)
   }

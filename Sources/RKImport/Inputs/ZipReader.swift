@@ -241,7 +241,7 @@ final class ZipReader {
   /// first by its import (~32 k instructions an upload with the value's freeing). It is handed
   /// back to a parser whose limits are no stricter (a value parsed within some limits parses
   /// alike within looser ones); a stricter one parses again.
-  func readJSON(_ path: String, parser: JSONParser) throws -> JSONValue {
+  func readJSON(_ path: String, parser: JSONParser) throws -> JSONItem {
     if let lastParsed, lastParsed.path == path,
       lastParsed.parser.maximumBytes <= parser.maximumBytes,
       lastParsed.parser.maximumDepth <= parser.maximumDepth
@@ -249,12 +249,12 @@ final class ZipReader {
       return lastParsed.value
     }
     let bytes = try read(path)
-    let value = try parser.parse(bytes)
+    let value = try parser.parseDocument(bytes).root
     lastParsed = bytes.count <= ZipReader.lastParsedSize ? (path, parser, value) : nil
     return value
   }
 
-  private var lastParsed: (path: String, parser: JSONParser, value: JSONValue)?
+  private var lastParsed: (path: String, parser: JSONParser, value: JSONItem)?
   private static let lastParsedSize = 64 << 10
 
   /// Up to `count` leading bytes of an entry (inflating only the first chunk).

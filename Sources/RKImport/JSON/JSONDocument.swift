@@ -131,6 +131,17 @@ extension JSONCursor {
   }
 }
 
+/// The scalar accessors `JSONValue` and `JSONItem` share, for readers of either.
+public protocol JSONScalars {
+  var stringValue: String? { get }
+  var numberValue: JSONNumber? { get }
+  var boolValue: Bool? { get }
+  var isNull: Bool { get }
+}
+
+extension JSONValue: JSONScalars {}
+extension JSONItem: JSONScalars {}
+
 /// One value of a `JSONDocument`, read as `JSONValue` reads: the same accessors, answering
 /// the same (strings and numbers made when asked).
 public struct JSONItem: Sendable {
@@ -179,7 +190,7 @@ public struct JSONItem: Sendable {
   }
 
   /// The elements, when this is an array.
-  public var elements: [JSONItem]? {
+  public var arrayValue: [JSONItem]? {
     let node = node
     guard node.kind == .array else { return nil }
     var elements: [JSONItem] = []
@@ -193,7 +204,7 @@ public struct JSONItem: Sendable {
   }
 
   /// The members, names decoded, when this is an object.
-  public var members: [(key: String, value: JSONItem)]? {
+  public var objectMembers: [(key: String, value: JSONItem)]? {
     let node = node
     guard node.kind == .object else { return nil }
     var members: [(key: String, value: JSONItem)] = []
@@ -215,6 +226,9 @@ public struct JSONItem: Sendable {
 
   /// The value as a `JSONValue` tree.
   public var value: JSONValue { document.value(at: index) }
+
+  /// The same value as the model's generic keyed value (for data kept but not modelled).
+  public var keyedValue: KeyedValue { value.keyedValue }
 }
 
 extension JSONDocument {

@@ -48,7 +48,7 @@ public enum ResearchKitJSONImporter {
     }
     let value = document.root
     let roots: [(value: JSONItem, path: String)]
-    if let elements = value.elements {
+    if let elements = value.arrayValue {
       roots = elements.enumerated().map { ($1, "$[\($0)]") }
     } else {
       roots = [(value, "$")]

@@ -97,7 +97,7 @@ struct ResearchKitJSONObject {
 
 extension ResearchKitJSONObject {
   func keys() throws(ImportError) -> [String] {
-    (object.members ?? []).compactMap { $0.key == "_class" ? nil : $0.key }
+    (object.objectMembers ?? []).compactMap { $0.key == "_class" ? nil : $0.key }
   }
 
   func hasKey(_ key: String) throws(ImportError) -> Bool { raw(key) != nil }
@@ -168,7 +168,7 @@ extension ResearchKitJSONObject {
 
   func choiceValues(_ key: String) throws(ImportError) -> [ChoiceValue]? {
     guard let value = present(key) else { return nil }
-    guard let elements = value.elements else {
+    guard let elements = value.arrayValue else {
       throw mismatch(key, expected: "an array", found: value)
     }
     var values = [ChoiceValue]()
@@ -193,7 +193,7 @@ extension ResearchKitJSONObject {
 
   func objects(_ key: String) throws(ImportError) -> [ResearchKitJSONObject]? {
     guard let value = present(key) else { return nil }
-    guard let elements = value.elements else {
+    guard let elements = value.arrayValue else {
       throw mismatch(key, expected: "an array of objects", found: value)
     }
     var objects = [ResearchKitJSONObject]()

@@ -56,9 +56,9 @@ enum ResearchKitJSONValues {
       let text = value.stringValue ?? ""
       if let instant = serializerDate(text) { return .date(instant) }
       return .string(text)
-    case .array: return .array((value.elements ?? []).map(converted))
+    case .array: return .array((value.arrayValue ?? []).map(converted))
     case .object:
-      let members = value.members ?? []
+      let members = value.objectMembers ?? []
       if let className = value["_class"]?.stringValue {
         let fields = members.filter { $0.key != "_class" }.map { member in
           Field(member.key, keyedValue(of: member.key, member.value, in: className))
@@ -82,7 +82,7 @@ enum ResearchKitJSONValues {
 
   /// UIKit's string form of a CGPoint, CGSize, CGVector or CGRect dictionary, else nil.
   static func geometryText(_ value: JSONItem) -> String? {
-    guard let members = value.members else { return nil }
+    guard let members = value.objectMembers else { return nil }
     let names = Set(members.map(\.key))
     guard names.count == members.count else { return nil }
     func pair(_ first: String, _ second: String) -> String? {
@@ -96,8 +96,8 @@ enum ResearchKitJSONValues {
     case ["dx", "dy"]: return pair("dx", "dy")
     case ["origin", "size"]:
       guard let origin = value["origin"],
-        Set(origin.members?.map(\.key) ?? []) == ["x", "y"],
-        let size = value["size"], Set(size.members?.map(\.key) ?? []) == ["h", "w"],
+        Set(origin.objectMembers?.map(\.key) ?? []) == ["x", "y"],
+        let size = value["size"], Set(size.objectMembers?.map(\.key) ?? []) == ["h", "w"],
         let point = geometryText(origin), let extent = geometryText(size)
       else { return nil }
       return "{\(point), \(extent)}"
