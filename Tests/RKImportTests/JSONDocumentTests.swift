@@ -136,6 +136,38 @@ final class JSONDocumentTests: XCTestCase {
     }
   }
 
+  /// An object's `FieldKey`s are the keys a by-name lookup finds a member for: names
+  /// spelled plainly or with an escaped first letter, near misses (another case, a letter
+  /// more or less, an accent after a key's name) and names too long for the byte matcher.
+  func testFieldKeys_TheKeysALookupFinds() throws {
+    let escapedNames = FieldKey.allCases.prefix(40).map { key in
+      // The first letter as a \u escape.
+      let name = key.name
+      let first = name.unicodeScalars.first!.value
+      return "\\u" + String(format: "%04x", first) + String(name.dropFirst())
+    }
+    let names =
+      FieldKey.allCases.map(\.name) + escapedNames + [
+        "identifie", "identifierX", "Identifier", "\u{212A}", "userInfo\u{301}",
+        "a-name-far-too-long-for-the-byte-matcher-to-hold-it", "", "_class",
+      ]
+    var random = SplitMix(seed: 4_711)
+    for round in 0..<1_000 {
+      let count = Int.random(in: 0...8, using: &random)
+      let members = (0..<count).map { index in
+        "\"\(names.randomElement(using: &random)!)\": \(index)"
+      }
+      let bytes = Array("{\(members.joined(separator: ", "))}".utf8)
+      let document = try JSONParser().parseDocument(bytes)
+      let keys = document.fieldKeys(ofObject: 0)
+      for key in FieldKey.allCases {
+        XCTAssertEqual(
+          keys.contains(key), document.root[key.name] != nil,
+          "round \(round): \(key.name) in \(members)")
+      }
+    }
+  }
+
   func testAccessors_AnswerAsTheTree() throws {
     let bytes = Array(
       #"{"s": "x\ty", "n": -12.50, "i": 7, "t": true, "f": false, "z": null, "a": [1, "b"], "o": {}}"#

@@ -283,6 +283,37 @@ extension JSONDocument {
     }
   }
 
+  /// The `FieldKey`s the members of object node `object` are named by: a name names a key
+  /// when it equals the key's name as a String (ASCII names without escapes matched by their
+  /// bytes, others by `FieldKey.named`, which compares Strings).
+  func fieldKeys(ofObject object: Int) -> FieldKeySet {
+    var keys = FieldKeySet()
+    let matcher = FieldKeyMatcher.table
+    bytes.withUnsafeBufferPointer { buffer in
+      nodes.withUnsafeBufferPointer { nodes in
+        let node = nodes[object]
+        guard node.kind == .object, let base = buffer.baseAddress else { return }
+        var name = object + 1
+        for _ in 0..<node.count {
+          let nameNode = nodes[name]
+          let start = Int(nameNode.start)
+          let count = Int(nameNode.count)
+          let key: FieldKey?
+          if nameNode.hasEscapes || nameNode.hasNonASCII {
+            key = FieldKey.named(text(of: nameNode))
+          } else if count < FieldKeyMatcher.lengthLimit, start + 32 <= buffer.count {
+            key = FieldKeyMatcher.key(loadingFrom: base + start, count: count, in: matcher)
+          } else {
+            key = FieldKeyMatcher.key(UnsafeBufferPointer(rebasing: buffer[start..<start + count]))
+          }
+          if let key { keys.insert(key) }
+          name = Int(nodes[name + 1].next)
+        }
+      }
+    }
+    return keys
+  }
+
   /// The index of the value of the first member of object node `object` named `key` (see
   /// `JSONItem.subscript`), or nil. No item is made per member: a loop over the nodes.
   func member(named key: String, of object: Int) -> Int? {

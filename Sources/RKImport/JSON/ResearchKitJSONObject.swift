@@ -8,6 +8,10 @@ import RKModel
 /// without `_class` (a postal address, a region) is an object with an empty class name.
 struct ResearchKitJSONObject {
   let object: JSONItem
+  /// The `FieldKey`s its members are named by (a name is a key's when it equals the key's
+  /// name as a String): a lookup by `FieldKey` of any other key is nil without a scan of the
+  /// members (the decoders ask for many keys an object does not have).
+  let fieldKeys: FieldKeySet
   let className: String
   let classChain: [String]
   /// The JSON path of this object, `$` for the document's root.
@@ -17,6 +21,7 @@ struct ResearchKitJSONObject {
   init?(_ value: JSONItem, path: String) {
     guard value.isObject else { return nil }
     object = value
+    fieldKeys = value.document.fieldKeys(ofObject: value.index)
     self.path = path
     let className = value["_class"]?.stringValue ?? ""
     self.className = className
@@ -65,6 +70,19 @@ struct ResearchKitJSONObject {
     "region.radius": ["region", "radius"],
     "region.identifier": ["region", "identifier"],
   ]
+
+  /// Whether a lookup of `key` may find a value: a member is named by it, or it is a nested
+  /// form's key.
+  func mayHold(_ key: FieldKey) -> Bool {
+    fieldKeys.contains(key) || Self.nestedRouteKeys.contains(key)
+  }
+
+  /// The `FieldKey`s named like a nested form's key.
+  private static let nestedRouteKeys: FieldKeySet = {
+    var keys = FieldKeySet()
+    for name in nestedRoutes.keys { if let key = FieldKey.named(name) { keys.insert(key) } }
+    return keys
+  }()
 
   /// The non-null value under `key`, or nil.
   func present(_ key: String) -> JSONItem? {
@@ -225,37 +243,70 @@ extension ResearchKitJSONObject {
   }
 }
 
-// The decoders name keys by `FieldKey`; JSON looks them up by name.
+// The decoders name keys by `FieldKey`; JSON looks them up by name, and not at all when no
+// member has that name (`mayHold`): each answers as its by-name form does for an absent key.
 extension ResearchKitJSONObject: ResultObject {
-  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool { try hasKey(key.name) }
-  func isPresent(_ key: FieldKey) throws(ImportError) -> Bool { try isPresent(key.name) }
-  func string(_ key: FieldKey) throws(ImportError) -> String? { try string(key.name) }
-  func number(_ key: FieldKey) throws(ImportError) -> NumberValue? { try number(key.name) }
-  func bool(_ key: FieldKey) throws(ImportError) -> Bool? { try bool(key.name) }
-  func instant(_ key: FieldKey) throws(ImportError) -> Instant? { try instant(key.name) }
-  func uuidString(_ key: FieldKey) throws(ImportError) -> String? { try uuidString(key.name) }
-  func timeZone(_ key: FieldKey) throws(ImportError) -> TimeZoneInfo? { try timeZone(key.name) }
-  func timeOfDay(_ key: FieldKey) throws(ImportError) -> TimeOfDay? { try timeOfDay(key.name) }
-  func filePath(_ key: FieldKey) throws(ImportError) -> String? { try filePath(key.name) }
-  func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool { try isNoAnswer(key.name) }
+  func hasKey(_ key: FieldKey) throws(ImportError) -> Bool {
+    mayHold(key) ? try hasKey(key.name) : false
+  }
+
+  func isPresent(_ key: FieldKey) throws(ImportError) -> Bool {
+    mayHold(key) ? try isPresent(key.name) : false
+  }
+
+  func string(_ key: FieldKey) throws(ImportError) -> String? {
+    mayHold(key) ? try string(key.name) : nil
+  }
+
+  func number(_ key: FieldKey) throws(ImportError) -> NumberValue? {
+    mayHold(key) ? try number(key.name) : nil
+  }
+
+  func bool(_ key: FieldKey) throws(ImportError) -> Bool? {
+    mayHold(key) ? try bool(key.name) : nil
+  }
+
+  func instant(_ key: FieldKey) throws(ImportError) -> Instant? {
+    mayHold(key) ? try instant(key.name) : nil
+  }
+
+  func uuidString(_ key: FieldKey) throws(ImportError) -> String? {
+    mayHold(key) ? try uuidString(key.name) : nil
+  }
+
+  func timeZone(_ key: FieldKey) throws(ImportError) -> TimeZoneInfo? {
+    mayHold(key) ? try timeZone(key.name) : nil
+  }
+
+  func timeOfDay(_ key: FieldKey) throws(ImportError) -> TimeOfDay? {
+    mayHold(key) ? try timeOfDay(key.name) : nil
+  }
+
+  func filePath(_ key: FieldKey) throws(ImportError) -> String? {
+    mayHold(key) ? try filePath(key.name) : nil
+  }
+
+  func isNoAnswer(_ key: FieldKey) throws(ImportError) -> Bool {
+    mayHold(key) ? try isNoAnswer(key.name) : false
+  }
 
   func calendarIdentifier(_ key: FieldKey) throws(ImportError) -> String? {
-    try calendarIdentifier(key.name)
+    mayHold(key) ? try calendarIdentifier(key.name) : nil
   }
 
   func choiceValues(_ key: FieldKey) throws(ImportError) -> [ChoiceValue]? {
-    try choiceValues(key.name)
+    mayHold(key) ? try choiceValues(key.name) : nil
   }
 
   func object(_ key: FieldKey) throws(ImportError) -> ResearchKitJSONObject? {
-    try object(key.name)
+    mayHold(key) ? try object(key.name) : nil
   }
 
   func objects(_ key: FieldKey) throws(ImportError) -> [ResearchKitJSONObject]? {
-    try objects(key.name)
+    mayHold(key) ? try objects(key.name) : nil
   }
 
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
-    try keyedValue(named: key.name)
+    mayHold(key) ? try keyedValue(named: key.name) : nil
   }
 }
