@@ -27,6 +27,7 @@ extension JSONCursor {
     var kind = StringKind()
     var noText: [UInt8]? = nil  // escapes are checked here, not decoded
     while true {
+      skipPlainBytes()
       guard let byte = current else {
         throw error("unterminated string (opened at byte \(start - 1))")
       }
@@ -46,6 +47,23 @@ extension JSONCursor {
         offset += 1
       }
     }
+  }
+
+  /// Steps over printable ASCII other than `"` and `\\`, the bytes a string's text is mostly
+  /// made of, in a loop over the raw bytes (the switch of `skipString` cost ~14
+  /// instructions a byte).
+  @inline(__always)
+  mutating func skipPlainBytes() {
+    guard let base = bytes.baseAddress else { return }
+    var at = offset
+    let end = bytes.count
+    while at < end {
+      let byte = base[at]
+      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+      else { break }
+      at &+= 1
+    }
+    offset = at
   }
 
   /// The text of a string's content (between its quotes) that `skipString` accepted and found
