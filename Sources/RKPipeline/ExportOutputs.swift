@@ -136,6 +136,7 @@ final class ExportOutputs {
       pivot: pivot, spool: spool, folder: folder, options: options, workbook: workbook,
       workbookThread: workbookThread, csvParts: options.jobs > 1 ? 2 : 1)
     pending += wide.csvWriters
+    warnings += wide.warnings
     writtenFiles += wide.schemas.map { $0.name + ".csv" }
     schemas += wide.schemas
     let wideCSV =

@@ -25,6 +25,8 @@ final class WideTableOutputs: @unchecked Sendable {
   let csvWriters: [CSVWriter]
   private let plans: [WideRowPlan]
   private let sheets: [XLSXTableSheet?]
+  /// Tables left out of the workbook, with why (the CSVs hold them whole).
+  let warnings: [String]
   /// Table index by task id (as text, or as the bytes of a spooled row's first cell).
   private let tables: TableLookup
   /// Which `writeCSV(part:)` call writes which rows.
@@ -52,6 +54,7 @@ final class WideTableOutputs: @unchecked Sendable {
     var plans: [WideRowPlan] = []
     var sheets: [XLSXTableSheet?] = []
     var tableIndex: [String: Int] = [:]
+    var warnings: [String] = []
     var rowCounts: [Int] = []
     var columnCounts: [Int] = []
     // Writers opened so far are abandoned if a later one fails, as the caller cannot see them.
@@ -72,7 +75,14 @@ final class WideTableOutputs: @unchecked Sendable {
           timeZone: options.timeZone, byteOrderMark: options.byteOrderMark,
           excelSafe: options.excelSafe))
       var sheet: XLSXTableSheet?
-      if let workbook, let workbookThread {
+      // A sheet holds 16,384 columns: a wider table (a task with thousands of questions) is
+      // left out of the workbook, not the whole export failed.
+      if workbook != nil, schema.columns.count > XLSXWorkbook.excelMaxColumns {
+        warnings.append(
+          "results.xlsx: the wide table of task \(taskID) has \(schema.columns.count) columns, "
+            + "more than a sheet's \(XLSXWorkbook.excelMaxColumns): it is in \(schema.name).csv "
+            + "only")
+      } else if let workbook, let workbookThread {
         let wideSchema = schema
         sheet = try workbookThread.sync {
           try workbook.addTableSheet(name: taskID, schema: wideSchema, note: nil)
@@ -84,6 +94,7 @@ final class WideTableOutputs: @unchecked Sendable {
     self.csvWriters = csvWriters
     self.plans = plans
     self.sheets = sheets
+    self.warnings = warnings
     tables = TableLookup(tableIndex)
     share = WideShare(rows: rowCounts, columns: columnCounts, parts: csvParts)
     continuation = share.split == nil ? nil : try WideContinuation(directory: folder)

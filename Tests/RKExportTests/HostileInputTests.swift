@@ -75,6 +75,47 @@ final class HostileInputTests: XCTestCase {
       errors["deep-plist-nesting.archive"] ?? "")
   }
 
+  /// A task with more questions than a sheet has columns (found by fuzzing: with --xlsx the
+  /// whole export failed, no CSV either): its wide table is in its CSV only, the workbook has
+  /// every other sheet, and a warning says so.
+  func testExport_WideTableWiderThanASheet_CSVOnlyAndWarned() throws {
+    let dir = try Workdir()
+    let results = (0..<16_400).map { index in
+      #"{"_class":"ORKScaleQuestionResult","identifier":"q\#(index)","scaleAnswer":\#(index % 7)}"#
+    }
+    let document =
+      #"{"_class":"ORKTaskResult","identifier":"wide","results":[{"_class":"ORKStepResult","#
+      + #""identifier":"s","results":[\#(results.joined(separator: ","))]}]}"#
+    try dir.write("in/run.json", bytes: Array(document.utf8))
+    let result = try dir.run(["in", "--out", "out", "--xlsx"], timeout: 120)
+    XCTAssertEqual(result.status, 0, result.command + "\n" + result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains(
+        "results.xlsx: the wide table of task wide has 16405 columns, more than a sheet's "
+          + "16384: it is in wide/wide.csv only"), result.stderr)
+    let wide = try dir.readCSV("out/wide/wide.csv")
+    XCTAssertEqual(wide.first?.count, 16_405)
+    XCTAssertEqual(wide.count, 2)
+    XCTAssertEqual(try dir.readCSV("out/answers.csv").count, 16_401)
+    // The workbook's sheets, read by Python's zipfile (an independent reader).
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    python.arguments = [
+      "python3", "-c",
+      "import re, sys, zipfile; print(' '.join(re.findall(r'<sheet name=\"([^\"]+)\"', "
+        + "zipfile.ZipFile(sys.argv[1]).read('xl/workbook.xml').decode())))",
+      dir.root.appendingPathComponent("out/results.xlsx").path,
+    ]
+    let pipe = Pipe()
+    python.standardOutput = pipe
+    try python.run()
+    let sheets = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    python.waitUntilExit()
+    XCTAssertEqual(
+      sheets.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+      ["summary", "choices", "answers", "steps", "task_runs", "inputs", "codebook"])
+  }
+
   func testExport_SameInputs_IdenticalOutputsWhateverTheJobs() throws {
     let samples = Workdir.packageRoot.appendingPathComponent("samples").path
     let dir = try Workdir()
