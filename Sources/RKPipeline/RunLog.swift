@@ -61,7 +61,10 @@ public final class RunLog: @unchecked Sendable {
     switch format {
     case .text:
       let prefix = event.level == .warning ? "rkexport: warning: " : "rkexport: "
-      line = event.name == "summary" ? event.message : prefix + event.message
+      // A message quotes input text (a class name, a key, a path): kept to one line, so that
+      // a newline in an input cannot end it and forge another file's line. The summary is
+      // rkexport's own text, several lines by design.
+      line = event.name == "summary" ? event.message : prefix + RunLog.oneLine(event.message)
     case .json:
       line = RunLog.json(event)
     }
@@ -99,6 +102,25 @@ public final class RunLog: @unchecked Sendable {
       }
     }
     return "{" + parts.joined(separator: ",") + "}"
+  }
+
+  /// `text` with its control characters (C0 and DEL) written as escapes: `\n`, `\r`, `\t`,
+  /// else `\u{1B}`; unchanged (not copied) when it has none.
+  static func oneLine(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x0A: escaped += "\\n"
+      case 0x0D: escaped += "\\r"
+      case 0x09: escaped += "\\t"
+      case 0..<0x20, 0x7F:
+        escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
   }
 
   /// A JSON string literal (RFC 8259 §7).
