@@ -116,6 +116,25 @@ final class SurveyNativeReaderTests: XCTestCase {
     XCTAssertEqual(results(second)["height.Feet"]?.extra, [])  // 5 > 3 passes
   }
 
+  /// A dict answer's labels are checked against their rules: a failing label is flagged, a
+  /// repeated label is checked by its first text (as a search for the first member did), a
+  /// label without a rule is left alone, and a non-text value is not checked.
+  func testRead_LabelValidation_FlagsFailingLabelsFirstTextOfRepeated() throws {
+    let text =
+      #"{"answers": {"height": {"Feet": "2", "Inches": "5", "Feet": "9", "#
+      + #""Centimeters": 150, "Other": "1"}}}"#
+    let bytes = Array(text.utf8)
+    let (run, notes) = try SurveyNativeReader.read(
+      JSONParser().parse(bytes), bytes: bytes, source: "s.json", definition: try definition().rules)
+    let height = run.steps.flatMap(\.results).filter { $0.identifier.hasPrefix("height.") }
+    let flagged = [Field("validation_error", .string("Height must be at least 4 feet"))]
+    XCTAssertEqual(
+      height.map(\.identifier),
+      ["height.Feet", "height.Inches", "height.Feet", "height.Centimeters", "height.Other"])
+    XCTAssertEqual(height.map(\.extra), [flagged, [], flagged, [], []])
+    XCTAssertEqual(notes.filter { $0.hasPrefix("height") }.count, 2, "\(notes)")
+  }
+
   func testRead_WithoutDefinition_ShapeTypedOneStepPerAnswer() throws {
     let (run, notes) = try run("P002/submission-2017-03-02.json", withDefinition: false)
     XCTAssertEqual(run.taskIdentifier, "surveynative")

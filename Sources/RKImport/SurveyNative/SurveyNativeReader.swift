@@ -111,6 +111,9 @@ struct SurveyRunBuilder {
   private mutating func flagValidation(
     _ question: SurveyQuestion, answer: JSONValue, results: inout [ResultRecord]
   ) {
+    // A dict answer's texts by label (the first of a repeated label), made once: searched per
+    // result, an answer of many labels took quadratic time (found by fuzzing).
+    var textsByLabel: [String: String?]?
     for index in results.indices {
       let itemID = results[index].identifier
       let checked: (String, [SurveyValidation])?
@@ -120,9 +123,18 @@ struct SurveyRunBuilder {
         let text = answer[other]?.stringValue
       {
         checked = (text, question.otherValidations)
-      } else if itemID.hasPrefix(question.id + "."), let members = answer.objectMembers {
+      } else if !question.validations.isEmpty, itemID.hasPrefix(question.id + "."),
+        let members = answer.objectMembers
+      {
         let label = String(itemID.dropFirst(question.id.count + 1))
-        let text = members.first { $0.key == label }?.value.stringValue
+        if textsByLabel == nil {
+          var texts: [String: String?] = [:]
+          for member in members where texts[member.key] == nil {
+            texts[member.key] = .some(member.value.stringValue)
+          }
+          textsByLabel = texts
+        }
+        let text = textsByLabel?[label] ?? nil
         checked = text.map { ($0, question.validations.filter { $0.forLabel == label }) }
       } else {
         checked = nil
