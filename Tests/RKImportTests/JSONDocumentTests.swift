@@ -136,7 +136,8 @@ final class JSONDocumentTests: XCTestCase {
     }
   }
 
-  /// An object's `FieldKey`s are the keys a by-name lookup finds a member for: names
+  /// An object's `FieldKey`s are the keys a by-name lookup finds a member for, and it has
+  /// other names when a name is neither a key's nor `_class`: names
   /// spelled plainly or with an escaped first letter, near misses (another case, a letter
   /// more or less, an accent after a key's name) and names too long for the byte matcher.
   func testFieldKeys_TheKeysALookupFinds() throws {
@@ -159,11 +160,24 @@ final class JSONDocumentTests: XCTestCase {
       }
       let bytes = Array("{\(members.joined(separator: ", "))}".utf8)
       let document = try JSONParser().parseDocument(bytes)
-      let keys = document.fieldKeys(ofObject: 0)
+      let (keys, hasOtherNames) = document.fieldKeys(ofObject: 0)
       for key in FieldKey.allCases {
         XCTAssertEqual(
           keys.contains(key), document.root[key.name] != nil,
           "round \(round): \(key.name) in \(members)")
+      }
+      let names = try JSONParser().parse(bytes).objectMembers?.map(\.key) ?? []
+      XCTAssertEqual(
+        hasOtherNames, names.contains { $0 != "_class" && FieldKey.named($0) == nil },
+        "round \(round): \(members)")
+      // The JSON object's shortcut lists what the shared listing lists, for the keys it has
+      // skipped, for every key and for a random half.
+      let object = try XCTUnwrap(ResearchKitJSONObject(document.root, path: "$"))
+      let half = FieldKeySet { _ in Bool.random(using: &random) }
+      for skipped in [keys, FieldKeySet { _ in true }, half] {
+        XCTAssertEqual(
+          try object.otherFields(skipping: skipped), try object.namedFields(skipping: skipped),
+          "round \(round): \(members)")
       }
     }
   }

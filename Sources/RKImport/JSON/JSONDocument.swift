@@ -283,11 +283,13 @@ extension JSONDocument {
     }
   }
 
-  /// The `FieldKey`s the members of object node `object` are named by: a name names a key
-  /// when it equals the key's name as a String (ASCII names without escapes matched by their
-  /// bytes, others by `FieldKey.named`, which compares Strings).
-  func fieldKeys(ofObject object: Int) -> FieldKeySet {
+  /// The `FieldKey`s the members of object node `object` are named by (a name names a key
+  /// when it equals the key's name as a String: ASCII names without escapes matched by their
+  /// bytes, others by `FieldKey.named`, which compares Strings), and whether a member is named
+  /// by no key and is not `_class`.
+  func fieldKeys(ofObject object: Int) -> (keys: FieldKeySet, hasOtherNames: Bool) {
     var keys = FieldKeySet()
+    var hasOtherNames = false
     let matcher = FieldKeyMatcher.table
     bytes.withUnsafeBufferPointer { buffer in
       nodes.withUnsafeBufferPointer { nodes in
@@ -299,19 +301,26 @@ extension JSONDocument {
           let start = Int(nameNode.start)
           let count = Int(nameNode.count)
           let key: FieldKey?
+          let isClassMarker: Bool
           if nameNode.hasEscapes || nameNode.hasNonASCII {
-            key = FieldKey.named(text(of: nameNode))
-          } else if count < FieldKeyMatcher.lengthLimit, start + 32 <= buffer.count {
-            key = FieldKeyMatcher.key(loadingFrom: base + start, count: count, in: matcher)
+            let name = text(of: nameNode)
+            key = FieldKey.named(name)
+            isClassMarker = name == "_class"
           } else {
-            key = FieldKeyMatcher.key(UnsafeBufferPointer(rebasing: buffer[start..<start + count]))
+            let plain = UnsafeBufferPointer(rebasing: buffer[start..<start + count])
+            if count < FieldKeyMatcher.lengthLimit, start + 32 <= buffer.count {
+              key = FieldKeyMatcher.key(loadingFrom: base + start, count: count, in: matcher)
+            } else {
+              key = FieldKeyMatcher.key(plain)
+            }
+            isClassMarker = plain.elementsEqual("_class".utf8)
           }
-          if let key { keys.insert(key) }
+          if let key { keys.insert(key) } else if !isClassMarker { hasOtherNames = true }
           name = Int(nodes[name + 1].next)
         }
       }
     }
-    return keys
+    return (keys, hasOtherNames)
   }
 
   /// The index of the value of the first member of object node `object` named `key` (see

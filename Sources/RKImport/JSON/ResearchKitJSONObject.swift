@@ -12,6 +12,8 @@ struct ResearchKitJSONObject {
   /// name as a String): a lookup by `FieldKey` of any other key is nil without a scan of the
   /// members (the decoders ask for many keys an object does not have).
   let fieldKeys: FieldKeySet
+  /// A member is named by no `FieldKey` (and is not `_class`).
+  let hasOtherNames: Bool
   let className: String
   let classChain: [String]
   /// The JSON path of this object, `$` for the document's root.
@@ -21,7 +23,7 @@ struct ResearchKitJSONObject {
   init?(_ value: JSONItem, path: String) {
     guard value.isObject else { return nil }
     object = value
-    fieldKeys = value.document.fieldKeys(ofObject: value.index)
+    (fieldKeys, hasOtherNames) = value.document.fieldKeys(ofObject: value.index)
     self.path = path
     let className = value["_class"]?.stringValue ?? ""
     self.className = className
@@ -246,6 +248,13 @@ extension ResearchKitJSONObject {
 // The decoders name keys by `FieldKey`; JSON looks them up by name, and not at all when no
 // member has that name (`mayHold`): each answers as its by-name form does for an absent key.
 extension ResearchKitJSONObject: ResultObject {
+  /// Most objects hold only keys their decoder read: told from the members' keys, without a
+  /// String per name; any other member lists every field as `namedFields` does.
+  func otherFields(skipping skipped: FieldKeySet) throws(ImportError) -> [Field] {
+    if !hasOtherNames && fieldKeys.isSubset(of: skipped) { return [] }
+    return try namedFields(skipping: skipped)
+  }
+
   func hasKey(_ key: FieldKey) throws(ImportError) -> Bool {
     mayHold(key) ? try hasKey(key.name) : false
   }
