@@ -182,6 +182,24 @@ final class JSONDocumentTests: XCTestCase {
     }
   }
 
+  /// A string read as a date from the document's bytes is the date its text gives, escaped
+  /// or not, valid or not.
+  func testDateText_AsTheStringsDate() throws {
+    let texts = [
+      "2019-05-27T00:35:06-0700", #"2019-05-27T00:35:06\u002D0700"#,
+      "2017-09-13T15:58:52.704-07:00",
+      "2015-02-25T16:42:11+00:00", "2015-02-15", "2015-02-30", "2015-02-15T25:00:00Z", "",
+      "yesterday", "2015-02-15T10:00:00", #"2015-02-15T10:00:00\/Z"#, "2015-02-15T10:00:00.Z",
+    ]
+    for text in texts {
+      let bytes = Array("[\"\(text)\", 20150215]".utf8)
+      let items = try XCTUnwrap(JSONParser().parseDocument(bytes).root.arrayValue)
+      let string = try XCTUnwrap(items[0].stringValue)
+      XCTAssertEqual(items[0].dateText, JSONDateText(string), text)
+      XCTAssertNil(items[1].dateText, text)
+    }
+  }
+
   func testAccessors_AnswerAsTheTree() throws {
     let bytes = Array(
       #"{"s": "x\ty", "n": -12.50, "i": 7, "t": true, "f": false, "z": null, "a": [1, "b"], "o": {}}"#

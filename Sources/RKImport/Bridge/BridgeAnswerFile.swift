@@ -46,8 +46,8 @@ enum BridgeAnswerFile {
     }
     let identifier =
       value["item"]?.stringValue ?? value["identifier"]?.stringValue ?? baseName(file)
-    let start = value["startDate"]?.stringValue.flatMap(JSONDateText.init)?.instant
-    let end = value["endDate"]?.stringValue.flatMap(JSONDateText.init)?.instant
+    let start = value["startDate"]?.dateText?.instant
+    let end = value["endDate"]?.dateText?.instant
     let typeName = value["questionTypeName"]?.stringValue ?? value["questionType"]?.stringValue
     let mapped =
       typeName.flatMap { answerKeys[$0] } ?? keyTypes.first { value[$0.key] != nil }
@@ -103,7 +103,7 @@ enum BridgeAnswerFile {
     case .text:
       return raw.stringValue.map { .text($0) }
     case .date:
-      return raw.stringValue.flatMap(JSONDateText.init).map { .date($0.dateAnswer) }
+      return raw.dateText.map { .date($0.dateAnswer) }
     case .timeOfDay:
       return raw.stringValue.flatMap(JSONDateText.timeOfDay).map { .timeOfDay($0) }
     case .timeInterval:

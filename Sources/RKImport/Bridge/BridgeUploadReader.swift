@@ -70,8 +70,8 @@ public enum BridgeUploadReader {
       taskIdentifier: metadata?["taskIdentifier"]?.stringValue ?? info["item"]?.stringValue ?? "",
       runUUID: (metadata?["taskRunUUID"]?.stringValue ?? info["taskRun"]?.stringValue)?
         .uppercased(),
-      startDate: metadata?["startDate"]?.stringValue.flatMap(JSONDateText.init)?.instant,
-      endDate: metadata?["endDate"]?.stringValue.flatMap(JSONDateText.init)?.instant,
+      startDate: metadata?["startDate"]?.dateText?.instant,
+      endDate: metadata?["endDate"]?.dateText?.instant,
       metadata: runMetadata(info: info, metadata: metadata))
     let dataFilename = info["dataFilename"]?.stringValue
     let isGeneric = info["format"]?.stringValue == "v2_generic"

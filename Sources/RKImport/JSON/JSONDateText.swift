@@ -17,7 +17,13 @@ public struct JSONDateText: Sendable, Equatable {
   /// `2017-09-13T15:58:52.704-07:00`, ORKESerializer `2015-02-15T19:35:10+0000`).
   /// Returns nil for anything else, including impossible dates such as `2015-02-30`.
   public init?(_ text: String) {
-    let bytes = Array(text.utf8)
+    var text = text
+    guard let parsed = text.withUTF8(Self.parse) else { return nil }
+    self = parsed
+  }
+
+  /// `init(_:)` of the UTF-8 bytes of a text (a JSON document's string, read in place).
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONDateText? {
     guard bytes.count >= 10, let year = digits(bytes, 0, 4), bytes[4] == UInt8(ascii: "-"),
       let month = digits(bytes, 5, 2), bytes[7] == UInt8(ascii: "-"),
       let day = digits(bytes, 8, 2), (1...12).contains(month),
@@ -25,10 +31,9 @@ public struct JSONDateText: Sendable, Equatable {
     else { return nil }
     let days = daysSince1970(year: year, month: month, day: day)
     if bytes.count == 10 {
-      self.init(
+      return JSONDateText(
         instant: Instant(secondsSince1970: Double(days) * 86_400), secondsFromGMT: nil,
         isDateOnly: true)
-      return
     }
     guard bytes.count >= 19, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
       let hour = digits(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"),
@@ -50,7 +55,7 @@ public struct JSONDateText: Sendable, Equatable {
     }
     guard let offset = parseZone(bytes, from: index) else { return nil }
     let local = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction
-    self.init(
+    return JSONDateText(
       instant: Instant(secondsSince1970: local - Double(offset)), secondsFromGMT: offset,
       isDateOnly: false)
   }
@@ -71,7 +76,12 @@ public struct JSONDateText: Sendable, Equatable {
 
   /// Parses `HH:mm` or `HH:mm:ss` (ResearchUXFactory writes `dateComponentsAnswer` so).
   public static func timeOfDay(_ text: String) -> TimeOfDay? {
-    let bytes = Array(text.utf8)
+    var text = text
+    return text.withUTF8(timeOfDay(bytes:))
+  }
+
+  /// `timeOfDay(_:)` of the UTF-8 bytes of a text.
+  static func timeOfDay(bytes: UnsafeBufferPointer<UInt8>) -> TimeOfDay? {
     guard bytes.count == 5 || bytes.count == 8, let hour = digits(bytes, 0, 2),
       bytes[2] == UInt8(ascii: ":"), let minute = digits(bytes, 3, 2), hour < 24, minute < 60
     else { return nil }
@@ -84,7 +94,7 @@ public struct JSONDateText: Sendable, Equatable {
 }
 
 /// Seconds east of GMT from `Z`, `±HH:MM`, `±HHMM` or `±HH` filling the rest of `bytes`.
-private func parseZone(_ bytes: [UInt8], from index: Int) -> Int? {
+private func parseZone(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
   let rest = bytes.count - index
   if rest == 1, bytes[index] == UInt8(ascii: "Z") { return 0 }
   guard rest == 3 || rest == 5 || rest == 6 else { return nil }
@@ -110,7 +120,7 @@ private func parseZone(_ bytes: [UInt8], from index: Int) -> Int? {
 }
 
 /// The decimal value of `count` ASCII digits at `start`, or nil when any is not a digit.
-private func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+private func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
   guard start >= 0, start + count <= bytes.count else { return nil }
   var value = 0
   for byte in bytes[start..<start + count] {

@@ -161,6 +161,19 @@ public struct JSONItem: Sendable {
     return document.text(of: node)
   }
 
+  /// The string read as a date (`JSONDateText`), when this is a string; from the document's
+  /// bytes when it has no escape (no String made: the usual start and end dates).
+  public var dateText: JSONDateText? {
+    let node = node
+    guard node.kind == .string else { return nil }
+    guard !node.hasEscapes else { return JSONDateText(document.text(of: node)) }
+    return document.bytes.withUnsafeBufferPointer { buffer in
+      JSONDateText.parse(
+        UnsafeBufferPointer(
+          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]))
+    }
+  }
+
   /// The number, when this is a number.
   public var numberValue: JSONNumber? {
     let node = node

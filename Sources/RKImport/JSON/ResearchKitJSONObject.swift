@@ -141,7 +141,7 @@ extension ResearchKitJSONObject {
 
   func instant(_ key: String) throws(ImportError) -> Instant? {
     try typed(key, "a date like 2019-05-27T00:35:06-0700") { value in
-      value.stringValue.flatMap(JSONDateText.init)?.instant
+      value.dateText?.instant
     }
   }
 
@@ -165,7 +165,7 @@ extension ResearchKitJSONObject {
       return TimeZoneInfo(secondsFromGMT: Int(seconds))
     }
     guard key == "timeZone", let recorded = zone?.secondsFromGMT,
-      let written = present("dateAnswer")?.stringValue.flatMap(JSONDateText.init)?
+      let written = present("dateAnswer")?.dateText?
         .secondsFromGMT,
       abs(written - recorded) <= 3600
     else { return zone }
