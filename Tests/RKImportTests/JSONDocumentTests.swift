@@ -172,7 +172,7 @@ final class JSONDocumentTests: XCTestCase {
         "round \(round): \(members)")
       // The JSON object's shortcut lists what the shared listing lists, for the keys it has
       // skipped, for every key and for a random half.
-      let object = try XCTUnwrap(ResearchKitJSONObject(document.root, path: "$"))
+      let object = try XCTUnwrap(ResearchKitJSONObject(document.root, trail: .root()))
       let half = FieldKeySet { _ in Bool.random(using: &random) }
       for skipped in [keys, FieldKeySet { _ in true }, half] {
         XCTAssertEqual(

@@ -47,24 +47,24 @@ public enum ResearchKitJSONImporter {
         reason: "objects and arrays nested more than \(maximumNesting) levels deep")
     }
     let value = document.root
-    let roots: [(value: JSONItem, path: String)]
+    let roots: [(value: JSONItem, trail: JSONPathTrail)]
     if let elements = value.arrayValue {
-      roots = elements.enumerated().map { ($1, "$[\($0)]") }
+      roots = elements.enumerated().map { ($1, JSONPathTrail.root(index: $0)) }
     } else {
-      roots = [(value, "$")]
+      roots = [(value, JSONPathTrail.root())]
     }
     var decoder = ResearchKitDecoder<ResearchKitJSONObject>()
     var runs = [TaskRun]()
     var valueObjects = [ResearchKitJSONObject]()
     for root in roots {
-      guard let object = ResearchKitJSONObject(root.value, path: root.path),
+      guard let object = ResearchKitJSONObject(root.value, trail: root.trail),
         !object.className.isEmpty
       else {
         let found =
           !root.value.isObject
           ? root.value.kindDescription : "an object without \"_class\""
         throw ImportError(
-          location: root.path, reason: "expected a ResearchKit object, found \(found)")
+          location: root.trail.text, reason: "expected a ResearchKit object, found \(found)")
       }
       switch ResearchKitJSONClasses.role(of: object.classChain) {
       case .task:

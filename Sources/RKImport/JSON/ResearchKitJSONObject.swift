@@ -16,15 +16,18 @@ struct ResearchKitJSONObject {
   let hasOtherNames: Bool
   let className: String
   let classChain: [String]
+  /// Where this object sits, made into its JSON path only when an error or a note names it.
+  let trail: JSONPathTrail
+
   /// The JSON path of this object, `$` for the document's root.
-  let path: String
+  var path: String { trail.text }
 
   /// The object at `path`, or nil when `value` is not a JSON object.
-  init?(_ value: JSONItem, path: String) {
+  init?(_ value: JSONItem, trail: JSONPathTrail) {
     guard value.isObject else { return nil }
     object = value
     (fieldKeys, hasOtherNames) = value.document.fieldKeys(ofObject: value.index)
-    self.path = path
+    self.trail = trail
     let className = value["_class"]?.stringValue ?? ""
     self.className = className
     if className.isEmpty {
@@ -107,12 +110,10 @@ struct ResearchKitJSONObject {
   }
 
   /// The nested object `value` at `path`, if it is an object.
-  func child(_ value: JSONItem, path: String) -> ResearchKitJSONObject? {
-    ResearchKitJSONObject(value, path: path)
+  func child(_ value: JSONItem, key: String, index: Int? = nil) -> ResearchKitJSONObject? {
+    ResearchKitJSONObject(value, trail: JSONPathTrail(parent: trail, key: key, index: index))
   }
 
-  /// `path` extended by `key` (`$.results`, `$.results[0].locationAnswer`).
-  func childPath(_ key: String) -> String { "\(path).\(key)" }
 }
 
 extension ResearchKitJSONObject {
@@ -208,7 +209,7 @@ extension ResearchKitJSONObject {
   }
 
   func object(_ key: String) throws(ImportError) -> ResearchKitJSONObject? {
-    try typed(key, "an object") { child($0, path: childPath(key)) }
+    try typed(key, "an object") { child($0, key: key) }
   }
 
   func objects(_ key: String) throws(ImportError) -> [ResearchKitJSONObject]? {
@@ -219,13 +220,12 @@ extension ResearchKitJSONObject {
     var objects = [ResearchKitJSONObject]()
     objects.reserveCapacity(elements.count)
     for (index, element) in elements.enumerated() {
-      let elementKey = "\(key)[\(index)]"
-      guard let object = child(element, path: childPath(elementKey)) else {
-        throw mismatch(elementKey, expected: "a ResearchKit object", found: element)
+      guard let object = child(element, key: key, index: index) else {
+        throw mismatch("\(key)[\(index)]", expected: "a ResearchKit object", found: element)
       }
       guard !object.className.isEmpty else {
         throw failure(
-          elementKey, "expected a ResearchKit object, found an object without \"_class\"")
+          "\(key)[\(index)]", "expected a ResearchKit object, found an object without \"_class\"")
       }
       objects.append(object)
     }
@@ -238,7 +238,7 @@ extension ResearchKitJSONObject {
   }
 
   func isNoAnswer(_ key: String) throws(ImportError) -> Bool {
-    guard let value = present(key), let marker = child(value, path: childPath(key)) else {
+    guard let value = present(key), let marker = child(value, key: key) else {
       return false
     }
     return marker.isKind(of: "ORKNoAnswer")
@@ -317,5 +317,32 @@ extension ResearchKitJSONObject: ResultObject {
 
   func keyedValue(_ key: FieldKey) throws(ImportError) -> KeyedValue? {
     mayHold(key) ? try keyedValue(named: key.name) : nil
+  }
+}
+
+/// A JSON path (`$.results[2].results[0]`) kept as its parts: the text is made only when an
+/// error or a note names the object (made for every object, it cost ~2 k instructions each).
+final class JSONPathTrail: Sendable {
+  let parent: JSONPathTrail?
+  /// The member name under the parent, or the root's `$`.
+  let key: String
+  /// The element's index when the member (or the root) is an array.
+  let index: Int?
+
+  init(parent: JSONPathTrail?, key: String, index: Int? = nil) {
+    self.parent = parent
+    self.key = key
+    self.index = index
+  }
+
+  /// The document's root (`$`), or its element `index` when the root is an array (`$[1]`).
+  static func root(index: Int? = nil) -> JSONPathTrail {
+    JSONPathTrail(parent: nil, key: "$", index: index)
+  }
+
+  var text: String {
+    let own = key + (index.map { "[\($0)]" } ?? "")
+    guard let parent else { return own }
+    return parent.text + "." + own
   }
 }
