@@ -111,6 +111,18 @@ final class JSONDocumentTests: XCTestCase {
     XCTAssertGreaterThan(refused, 1_000)
   }
 
+  /// An object of up to `maximum` members named from `names` (JSON text: escapes allowed),
+  /// numbered in order: its members' text and its bytes.
+  private func randomObject(
+    names: [String], upTo maximum: Int, _ random: inout SplitMix
+  ) -> (members: [String], bytes: [UInt8]) {
+    let count = Int.random(in: 0...maximum, using: &random)
+    let members = (0..<count).map { index in
+      "\"\(names.randomElement(using: &random)!)\": \(index)"
+    }
+    return (members, Array("{\(members.joined(separator: ", "))}".utf8))
+  }
+
   /// A member is found as `JSONValue`'s subscript finds it: the first whose name is equal as
   /// a String, so canonically equivalent spellings (composed and decomposed, the Kelvin sign
   /// for K, an escaped letter) are the same name, and ASCII names are compared by bytes.
@@ -121,11 +133,7 @@ final class JSONDocumentTests: XCTestCase {
     ]
     var random = SplitMix(seed: 99)
     for round in 0..<3_000 {
-      let count = Int.random(in: 0...6, using: &random)
-      let members = (0..<count).map { index in
-        "\"\(names.randomElement(using: &random)!)\": \(index)"
-      }
-      let bytes = Array("{\(members.joined(separator: ", "))}".utf8)
+      let (members, bytes) = randomObject(names: names, upTo: 6, &random)
       let tree = try JSONParser().parse(bytes)
       let document = try JSONParser().parseDocument(bytes)
       let decodedNames = names.map { try? JSONParser().parse("\"\($0)\"").stringValue }
@@ -154,11 +162,7 @@ final class JSONDocumentTests: XCTestCase {
       ]
     var random = SplitMix(seed: 4_711)
     for round in 0..<1_000 {
-      let count = Int.random(in: 0...8, using: &random)
-      let members = (0..<count).map { index in
-        "\"\(names.randomElement(using: &random)!)\": \(index)"
-      }
-      let bytes = Array("{\(members.joined(separator: ", "))}".utf8)
+      let (members, bytes) = randomObject(names: names, upTo: 8, &random)
       let document = try JSONParser().parseDocument(bytes)
       let (keys, hasOtherNames) = document.fieldKeys(ofObject: 0)
       for key in FieldKey.allCases {
