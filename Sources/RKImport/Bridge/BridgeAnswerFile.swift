@@ -120,9 +120,14 @@ enum BridgeAnswerFile {
     return value.boolValue.map { .number(NumberValue($0 ? 1 : 0)) }
   }
 
+  /// The file's name without its folders and its extension, by bytes (a slash or a dot
+  /// followed by a combining mark is one Character with it).
   static func baseName(_ file: String) -> String {
-    let last = file.split(separator: "/").last.map(String.init) ?? file
-    guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
-    return String(last[..<dot])
+    let last = zipEntryComponents(file).last ?? file
+    let bytes = last.utf8
+    guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else {
+      return last
+    }
+    return String(Substring(bytes[..<dot]))
   }
 }

@@ -39,10 +39,14 @@ extension BridgeUploadFiles {
   /// The entries of `archive` below `root` (`""` for the whole zip, else `"folder/"`), read
   /// within `limits`; entry paths are checked by `ZipReader` before they get here.
   static func zip(_ archive: ZipReader, root: String) -> BridgeUploadFiles {
+    // By bytes: a slash followed by a combining mark is one Character with it, and a
+    // Character prefix test left such a file out of the upload.
     let names = archive.entries.compactMap { entry -> String? in
-      guard entry.isFile, entry.path.hasPrefix(root) else { return nil }
-      let name = String(entry.path.dropFirst(root.count))
-      return name.split(separator: "/").contains { $0.hasPrefix(".") } ? nil : name
+      guard entry.isFile, entry.path.utf8.starts(with: root.utf8) else { return nil }
+      let name = String(Substring(entry.path.utf8.dropFirst(root.utf8.count)))
+      // Hidden as the folder walk judges it (a dot followed by a combining mark is another
+      // Character, so not).
+      return zipEntryComponents(name).contains { $0.hasPrefix(".") } ? nil : name
     }
     var files = BridgeUploadFiles(names: names.sorted()) { name in
       try archive.read(root + name)

@@ -160,7 +160,7 @@ extension InputWalker {
     }
     do {
       let inner = try ZipReader(bytes: try reader.read(entry.path), limits: zipLimits)
-      let components = entry.path.split(separator: "/").map(String.init)
+      let components = zipEntryComponents(entry.path)
       let nested = ZipListing(
         zipPath: listing.zipPath, nestedZip: entry.path, display: display,
         aboveFolders: listing.entryFolders + components.dropLast(),
@@ -177,11 +177,15 @@ extension InputWalker {
   /// `info.json`.
   private func bridgeRoots(_ reader: ZipReader) -> [String] {
     reader.entries.compactMap { entry -> String? in
-      // Most entries are not `info.json`: a byte test before splitting by Characters.
+      // Most entries are not `info.json`: a byte test before splitting (by bytes, as
+      // `zipEntryComponents` does).
       guard entry.path.utf8.reversed().starts(with: "info.json".utf8.reversed()) else {
         return nil
       }
-      let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
+      let parts = entry.path.utf8.split(
+        separator: UInt8(ascii: "/"), omittingEmptySubsequences: false
+      )
+      .map { String(Substring($0)) }
       guard entry.isFile, parts.last == "info.json", parts.count <= 2,
         !parts.contains(where: { $0.hasPrefix(".") || $0.isEmpty || $0 == ".." }),
         entry.uncompressedSize <= 1 << 20,
@@ -233,14 +237,12 @@ extension InputWalker {
   }
 }
 
-/// The `/`-separated components of a zip entry path, empty ones left out. Printable ASCII
-/// paths (the usual kind) are split by bytes, which gives the same components as splitting by
-/// Characters there (no two such bytes form one Character); any other path is split by
-/// Characters.
+/// The `/`-separated components of a zip entry path, empty ones left out, split by bytes: a
+/// slash followed by a combining mark is one Character with it, and splitting by Characters
+/// took `P001/◌́a` for a single component.
 func zipEntryComponents(_ path: String) -> [String] {
   var path = path
-  let components = path.withUTF8 { bytes -> [String]? in
-    guard isPrintableASCII(bytes) else { return nil }
+  return path.withUTF8 { bytes -> [String] in
     var components: [String] = []
     var start = 0
     for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
@@ -252,8 +254,6 @@ func zipEntryComponents(_ path: String) -> [String] {
     }
     return components
   }
-  return components
-    ?? path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
 }
 
 /// True when every byte is printable ASCII (0x20…0x7E): one Character per byte.
