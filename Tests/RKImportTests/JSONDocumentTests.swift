@@ -204,6 +204,12 @@ final class JSONDocumentTests: XCTestCase {
     }
   }
 
+  /// A node is 16 bytes (offsets and four one-byte flags): documents are about a node per 12
+  /// bytes of JSON.
+  func testNode_SixteenBytes() {
+    XCTAssertEqual(MemoryLayout<JSONNode>.stride, 16)
+  }
+
   func testAccessors_AnswerAsTheTree() throws {
     let bytes = Array(
       #"{"s": "x\ty", "n": -12.50, "i": 7, "t": true, "f": false, "z": null, "a": [1, "b"], "o": {}}"#

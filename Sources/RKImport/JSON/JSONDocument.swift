@@ -37,10 +37,13 @@ struct JSONNode {
   }
 
   var kind: Kind
-  /// A string: `skipString` found an escape in it. A number: it has a fraction or exponent.
+  /// A string: `skipString` found an escape in it.
   var hasEscapes = false
   /// A string: a byte of 0x80 or more is in its text (as written, escapes undecoded).
   var hasNonASCII = false
+  /// A number: written without fraction and exponent. (The four flags fit in the bytes the
+  /// offsets leave: a node is 16 bytes.)
+  var isWholeNumber = false
   /// Strings and numbers: where the text starts in the document (a string's after its quote).
   var start: UInt32 = 0
   /// Strings and numbers: the text's length in bytes; containers: their elements or members.
@@ -123,7 +126,7 @@ extension JSONCursor {
       let isWhole = try skipNumber()
       nodes.append(
         JSONNode(
-          kind: .number, hasEscapes: !isWhole, start: UInt32(start),
+          kind: .number, isWholeNumber: isWhole, start: UInt32(start),
           count: UInt32(offset - start)))
     default: throw error("unexpected character \(describe(byte)): expected a value")
     }
@@ -282,7 +285,7 @@ extension JSONDocument {
       JSONNumber(
         UnsafeBufferPointer(
           rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]),
-        isWhole: !node.hasEscapes)
+        isWhole: node.isWholeNumber)
     }
   }
 
