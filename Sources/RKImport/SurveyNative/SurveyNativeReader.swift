@@ -8,11 +8,6 @@ public enum SurveyNativeReader {
   public static let defaultTaskIdentifier = "surveynative"
 
   /// True for an object with an `answers` object (and no `questions`: that is a definition).
-  public static func isAnswers(_ value: JSONValue) -> Bool {
-    value["answers"]?.objectMembers != nil && value["questions"] == nil
-  }
-
-  /// `isAnswers` of a parsed document's value.
   public static func isAnswers(_ value: JSONItem) -> Bool {
     value["answers"]?.isObject == true && value["questions"] == nil
   }
