@@ -81,18 +81,12 @@ extension JSONCursor {
     case UInt8(ascii: "{"):
       nodes.append(JSONNode(kind: .object))
       var count: UInt32 = 0
-      try readMemberNames { nameStart, kind, cursor in
+      try readMemberNames { name, kind, cursor in
         nodes.append(
           JSONNode(
             kind: .string, hasEscapes: kind.hasEscapes, hasNonASCII: kind.hasNonASCII,
-            start: UInt32(nameStart), count: UInt32(cursor.offset - 1 - nameStart),
+            start: UInt32(name.lowerBound), count: UInt32(name.count),
             next: UInt32(nodes.count + 1)))
-        cursor.skipWhitespace()
-        guard cursor.current == UInt8(ascii: ":") else {
-          throw cursor.error("expected ':' after a member name")
-        }
-        cursor.offset += 1
-        cursor.skipWhitespace()
         try cursor.readValue(into: &nodes)
         count += 1
       }
@@ -170,11 +164,7 @@ public struct JSONItem: Sendable {
     let node = node
     guard node.kind == .string else { return nil }
     guard !node.hasEscapes else { return JSONDateText(document.text(of: node)) }
-    return document.bytes.withUnsafeBufferPointer { buffer in
-      JSONDateText.parse(
-        UnsafeBufferPointer(
-          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]))
-    }
+    return document.withText(of: node, JSONDateText.parse)
   }
 
   /// The number, when this is a number.
@@ -279,23 +269,28 @@ extension JSONDocument {
     }
   }
 
+  /// Calls `body` with the bytes of a string's or number's text as written (a string's
+  /// between its quotes, escapes undecoded).
+  @inline(__always)
+  func withText<Result>(
+    of node: JSONNode, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    bytes.withUnsafeBufferPointer { buffer in
+      body(
+        UnsafeBufferPointer(
+          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]))
+    }
+  }
+
   /// The number of a number node.
   func number(of node: JSONNode) -> JSONNumber {
-    bytes.withUnsafeBufferPointer { buffer in
-      JSONNumber(
-        UnsafeBufferPointer(
-          rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)]),
-        isWhole: node.isWholeNumber)
-    }
+    withText(of: node) { JSONNumber($0, isWhole: node.isWholeNumber) }
   }
 
   /// The text of a string node, escapes decoded.
   func text(of node: JSONNode) -> String {
-    bytes.withUnsafeBufferPointer { buffer in
-      let run = UnsafeBufferPointer(
-        rebasing: buffer[Int(node.start)..<Int(node.start) + Int(node.count)])
-      return node.hasEscapes
-        ? JSONCursor.decodeEscapes(in: run) : String(decoding: run, as: UTF8.self)
+    withText(of: node) { run in
+      node.hasEscapes ? JSONCursor.decodeEscapes(in: run) : String(decoding: run, as: UTF8.self)
     }
   }
 

@@ -220,27 +220,21 @@ struct JSONCursor {
   /// every JSON import's path, then calls no closure per member.
   @inline(__always)
   mutating func readMembers(_ body: (String, inout JSONCursor) throws -> Void) throws {
-    try readMemberNames { nameStart, kind, cursor in
-      let run = UnsafeBufferPointer(rebasing: cursor.bytes[nameStart..<cursor.offset - 1])
+    try readMemberNames { name, kind, cursor in
+      let run = UnsafeBufferPointer(rebasing: cursor.bytes[name])
       let key =
         kind.hasEscapes
         ? JSONCursor.decodeEscapes(in: run) : String(decoding: run, as: UTF8.self)
-      cursor.skipWhitespace()
-      guard cursor.current == UInt8(ascii: ":") else {
-        throw cursor.error("expected ':' after a member name")
-      }
-      cursor.offset += 1
-      cursor.skipWhitespace()
       try body(key, &cursor)
     }
   }
 
   /// Reads the object at the cursor (which is at its `{`), calling `body` with each member's
-  /// name as the byte offset where its text starts and what `skipString` found in it, the
-  /// cursor just past the name's closing quote: `body` must read the `:` and the value.
+  /// name as the bytes of its text (between its quotes) and what `skipString` found in it, the
+  /// cursor at the member's value, which `body` must read.
   @inline(__always)
   mutating func readMemberNames(
-    _ body: (_ nameStart: Int, StringKind, inout JSONCursor) throws -> Void
+    _ body: (_ name: Range<Int>, StringKind, inout JSONCursor) throws -> Void
   ) throws {
     try enterContainer()
     offset += 1
@@ -258,7 +252,12 @@ struct JSONCursor {
       }
       let nameStart = offset + 1
       let kind = try skipString()
-      try body(nameStart, kind, &self)
+      let name = nameStart..<offset - 1
+      skipWhitespace()
+      guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+      offset += 1
+      skipWhitespace()
+      try body(name, kind, &self)
       skipWhitespace()
       switch current {
       case UInt8(ascii: ","): offset += 1
