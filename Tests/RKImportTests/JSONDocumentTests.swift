@@ -164,7 +164,11 @@ final class JSONDocumentTests: XCTestCase {
     for round in 0..<1_000 {
       let (members, bytes) = randomObject(names: names, upTo: 8, &random)
       let document = try JSONParser().parseDocument(bytes)
-      let (keys, hasOtherNames) = document.fieldKeys(ofObject: 0)
+      let (keys, hasOtherNames, classValue) = document.fieldKeys(ofObject: 0)
+      XCTAssertEqual(
+        classValue.map { JSONItem(document: document, index: $0).value },
+        document.root["_class"]?.value,
+        "round \(round): \(members)")
       for key in FieldKey.allCases {
         XCTAssertEqual(
           keys.contains(key), document.root[key.name] != nil,

@@ -296,11 +296,15 @@ extension JSONDocument {
 
   /// The `FieldKey`s the members of object node `object` are named by (a name names a key
   /// when it equals the key's name as a String: ASCII names without escapes matched by their
-  /// bytes, others by `FieldKey.named`, which compares Strings), and whether a member is named
-  /// by no key and is not `_class`.
-  func fieldKeys(ofObject object: Int) -> (keys: FieldKeySet, hasOtherNames: Bool) {
+  /// bytes, others by `FieldKey.named`, which compares Strings), whether a member is named
+  /// by no key and is not `_class`, and the value of the first member named `_class` (as
+  /// `JSONItem.subscript` finds it).
+  func fieldKeys(
+    ofObject object: Int
+  ) -> (keys: FieldKeySet, hasOtherNames: Bool, classValue: Int?) {
     var keys = FieldKeySet()
     var hasOtherNames = false
+    var classValue: Int?
     let matcher = FieldKeyMatcher.table
     bytes.withUnsafeBufferPointer { buffer in
       nodes.withUnsafeBufferPointer { nodes in
@@ -314,9 +318,9 @@ extension JSONDocument {
           let key: FieldKey?
           let isClassMarker: Bool
           if nameNode.hasEscapes || nameNode.hasNonASCII {
-            let name = text(of: nameNode)
-            key = FieldKey.named(name)
-            isClassMarker = name == "_class"
+            let text = text(of: nameNode)
+            key = FieldKey.named(text)
+            isClassMarker = text == "_class"
           } else {
             let plain = UnsafeBufferPointer(rebasing: buffer[start..<start + count])
             if count < FieldKeyMatcher.lengthLimit, start + 32 <= buffer.count {
@@ -326,12 +330,13 @@ extension JSONDocument {
             }
             isClassMarker = plain.elementsEqual("_class".utf8)
           }
+          if isClassMarker, classValue == nil { classValue = name + 1 }
           if let key { keys.insert(key) } else if !isClassMarker { hasOtherNames = true }
           name = Int(nodes[name + 1].next)
         }
       }
     }
-    return (keys, hasOtherNames)
+    return (keys, hasOtherNames, classValue)
   }
 
   /// The index of the value of the first member of object node `object` named `key` (see

@@ -22,13 +22,15 @@ struct ResearchKitJSONObject {
   /// The JSON path of this object, `$` for the document's root.
   var path: String { trail.text }
 
-  /// The object at `path`, or nil when `value` is not a JSON object.
+  /// The object `value`, found at `trail`, or nil when `value` is not a JSON object.
   init?(_ value: JSONItem, trail: JSONPathTrail) {
     guard value.isObject else { return nil }
     object = value
-    (fieldKeys, hasOtherNames) = value.document.fieldKeys(ofObject: value.index)
+    let names = value.document.fieldKeys(ofObject: value.index)
+    (fieldKeys, hasOtherNames) = (names.keys, names.hasOtherNames)
     self.trail = trail
-    let className = value["_class"]?.stringValue ?? ""
+    let classValue = names.classValue.map { JSONItem(document: value.document, index: $0) }
+    let className = classValue?.stringValue ?? ""
     self.className = className
     if className.isEmpty {
       classChain = []
@@ -109,11 +111,11 @@ struct ResearchKitJSONObject {
     return result
   }
 
-  /// The nested object `value` at `path`, if it is an object.
+  /// The nested object `value` under `key` (element `index` of it when an array), if it is
+  /// an object.
   func child(_ value: JSONItem, key: String, index: Int? = nil) -> ResearchKitJSONObject? {
     ResearchKitJSONObject(value, trail: JSONPathTrail(parent: trail, key: key, index: index))
   }
-
 }
 
 extension ResearchKitJSONObject {
