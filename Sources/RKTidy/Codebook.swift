@@ -45,13 +45,21 @@ public enum Codebook {
   /// One row per column of each schema, in schema and column order.
   public static func rows(for schemas: [TableSchema], definitions: [TaskDefinition]) -> [[Cell]] {
     var rows: [[Cell]] = []
+    forEachRow(for: schemas, definitions: definitions) { rows.append($0) }
+    return rows
+  }
+
+  /// Calls `body` with each of `rows(for:definitions:)`'s rows in turn, holding only one: a
+  /// wide table of very many columns needs no table of their rows in memory.
+  public static func forEachRow(
+    for schemas: [TableSchema], definitions: [TaskDefinition], _ body: ([Cell]) throws -> Void
+  ) rethrows {
     for schema in schemas {
       let questions = QuestionColumns(table: schema.name, definitions: definitions)
       for column in schema.columns {
-        rows.append(row(schema: schema, column: column, match: questions.match(column.name)))
+        try body(row(schema: schema, column: column, match: questions.match(column.name)))
       }
     }
-    return rows
   }
 
   private static func row(

@@ -59,6 +59,15 @@ public enum SummaryTable {
   /// Rows in the order of `tasks` and their questions, one cell per schema column.
   public static func rows(for tasks: [TaskStatistics]) -> [[Cell]] {
     var rows: [[Cell]] = []
+    forEachRow(for: tasks) { rows.append($0) }
+    return rows
+  }
+
+  /// Calls `body` with each of `rows(for:)`'s rows in turn, holding only one: a task with very
+  /// many questions (one row each, ~1.3 KB as cells) needs no table of them in memory.
+  public static func forEachRow(
+    for tasks: [TaskStatistics], _ body: ([Cell]) throws -> Void
+  ) rethrows {
     for task in tasks {
       let taskCells: [Cell] = [
         task.participantCount.map { .integer(Int64($0)) } ?? .empty,
@@ -69,14 +78,13 @@ public enum SummaryTable {
           .text(task.taskIdentifier), .empty, .empty, .empty, .integer(Int64(task.runCount)),
         ]
         let blanks = schema.columns.count - leading.count - taskCells.count
-        rows.append(leading + Array(repeating: .empty, count: blanks) + taskCells)
+        try body(leading + Array(repeating: .empty, count: blanks) + taskCells)
         continue
       }
       for question in task.questions {
-        rows.append(questionCells(question) + taskCells)
+        try body(questionCells(question) + taskCells)
       }
     }
-    return rows
   }
 
   private static func questionCells(_ question: QuestionStatistics) -> [Cell] {
