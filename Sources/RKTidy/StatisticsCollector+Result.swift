@@ -4,8 +4,13 @@ import RKModel
 extension StatisticsCollector {
   /// The statistics of everything added so far: tasks by identifier, questions in row order.
   public func statistics() -> [TaskStatistics] {
-    var questionsByTask: [String: [(key: StatisticsKey, value: QuestionAccumulator)]] = [:]
-    for (key, value) in questions { questionsByTask[key.task, default: []].append((key, value)) }
+    // Each task's questions as their slots, each with its sort key worked out once: a
+    // dictionary of (key, accumulator) copies held a task of very many questions twice more
+    // (~0.75 KB a question), and its sort looked the definition up in every comparison.
+    var questionsByTask: [String: [(slot: Int, order: RowOrder)]] = [:]
+    for (slot, key) in questionKeys.enumerated() {
+      questionsByTask[key.task, default: []].append((slot, rowOrder(key, accumulators[slot])))
+    }
     // Step durations summarised once per step (every question of the step shows them).
     var stepSummaries: [StepKey: (median: Double?, p90: Double?)] = [:]
     for (step, variable) in steps {
@@ -17,8 +22,8 @@ extension StatisticsCollector {
     let tasks = self.tasks
     return tasks.keys.sorted().compactMap { taskIdentifier in
       guard let task = tasks[taskIdentifier] else { return nil }
-      let ordered = (questionsByTask[taskIdentifier] ?? []).sorted { lhs, rhs in
-        rowOrder(lhs.key, lhs.value) < rowOrder(rhs.key, rhs.value)
+      let ordered = (questionsByTask.removeValue(forKey: taskIdentifier) ?? []).sorted {
+        $0.order < $1.order
       }
       return TaskStatistics(
         taskIdentifier: taskIdentifier,
@@ -26,9 +31,10 @@ extension StatisticsCollector {
         participantCount: task.participants.isEmpty ? nil : task.participants.count,
         medianDurationSeconds: median(task.durations),
         questions: ordered.map { question in
-          let step = stepSummaries[StepKey(task: question.key.task, step: question.key.step)]
+          let key = questionKeys[question.slot]
+          let step = stepSummaries[StepKey(task: key.task, step: key.step)]
           return self.question(
-            question.key, question.value, runCount: task.runCount,
+            key, accumulators[question.slot], runCount: task.runCount,
             stepDurations: step ?? (nil, nil))
         })
     }
