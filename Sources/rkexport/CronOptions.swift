@@ -52,6 +52,7 @@ struct CronOptions: ParsableArguments {
     if state?.isEmpty == true {
       throw ValidationError("--state needs a file name (it was given an empty one).")
     }
+    if let state { try refuseUnwritableName(state, option: "--state") }
     if append && state == nil {
       throw ValidationError("--append needs --state <file> to know which rows are already there.")
     }

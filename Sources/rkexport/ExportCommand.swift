@@ -55,6 +55,7 @@ struct ExportCommand: ParsableCommand {
     if outputDirectory.isEmpty {
       throw ValidationError("--out needs a folder name (it was given an empty one).")
     }
+    try refuseUnwritableName(outputDirectory, option: "--out")
     guard TimeZoneRule(identifier: timeZone) != nil else {
       throw ValidationError(
         "--tz '\(timeZone)' is not a time zone this system knows; use a name such as "

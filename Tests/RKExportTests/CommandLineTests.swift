@@ -67,6 +67,35 @@ final class CommandLineTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/out"))
   }
 
+  /// A Latin-1 `--out` or `--state` reached rkexport as mapped characters (its arguments are
+  /// read as `FileSystemName`s) and was written under their UTF-8 bytes: a folder or state
+  /// file of another name, exit 0. Refused now, before anything is written.
+  func testUsage_OutOrStateNotUTF8_ExitsTwoWritingNothing() throws {
+    let dir = try Workdir()
+    for option in ["--out", "--state"] {
+      // The name's 0xFF byte is given through the shell: Process takes only Strings.
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      let extra = option == "--state" ? " --out out" : ""
+      process.arguments = [
+        "-c", "exec \"$0\" samples\(extra) \(option) \"$(printf 'name-\\377')\"",
+        Workdir.binary.path,
+      ]
+      process.currentDirectoryURL = dir.root
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      let message = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 2, message)
+      XCTAssertTrue(message.contains("\(option) name-"), message)
+      XCTAssertTrue(message.contains("valid UTF-8"), message)
+      XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], option)
+    }
+  }
+
   func testUsage_NoInput_ExitsTwo() throws {
     let dir = try Workdir()
     let result = try dir.run([])

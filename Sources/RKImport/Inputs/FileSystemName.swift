@@ -56,7 +56,7 @@ public enum FileSystemName {
   }
 
   /// Whether `text` holds a mapped byte (and so differs from the bytes it names).
-  static func holdsMappedBytes(_ text: String) -> Bool {
+  public static func holdsMappedBytes(_ text: String) -> Bool {
     // A mapped character's UTF-8 begins EE: `memchr` rules nearly every path out at once (the
     // UTF-8 view's `contains` cost ~1,800 instructions a path).
     let holdsEE =
