@@ -34,12 +34,12 @@ extension DataPackageWriter {
     return names
   }
 
-  /// Writes through `AtomicFile`: a hidden temporary file in the same folder, renamed onto
-  /// `path` only when complete.
-  static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+  /// Lets `body` write through `AtomicFile`: a hidden temporary file in the same folder,
+  /// renamed onto `path` only when `body` returns.
+  static func writeAtomically(to path: String, _ body: (AtomicFile) throws -> Void) throws {
     let file = try AtomicFile(path: path)
     do {
-      try file.write(bytes)
+      try body(file)
       try file.commit()
     } catch {
       file.abandon()

@@ -122,6 +122,27 @@ final class DataPackageWriterTests: XCTestCase {
       try FileManager.default.contentsOfDirectory(atPath: folder.path), ["datapackage.json"])
   }
 
+  func testDataPackageWrite_WideTable_SameBytesAsJSONHandedOverInChunks() throws {
+    let columns = (0..<5_000).map { Column("q\($0)", .string, "Question \($0)?") }
+    let many = TableSchema(name: "wide/Many", columns: columns)
+    let schemas = [runs, many, TableSchema(name: "empty", columns: []), wide]
+    var pieces: [[UInt8]] = []
+    DataPackageWriter.utf8(packageName: "rkexport", schemas: schemas) { pieces.append($0) }
+    XCTAssertGreaterThan(pieces.count, 2)
+    XCTAssertLessThan(pieces.map(\.count).max() ?? 0, 2 * DataPackageWriter.chunk)
+    let text = DataPackageWriter.json(schemas: schemas)
+    XCTAssertEqual(Array(pieces.joined()), Array(text.utf8))
+    let folder = try scratchFolder()
+    try DataPackageWriter.write(schemas: schemas, toDirectory: folder.path)
+    let written = try Data(contentsOf: folder.appendingPathComponent("datapackage.json"))
+    XCTAssertEqual(written, Data(text.utf8))
+    let resources = try XCTUnwrap(parse(text)["resources"] as? [[String: Any]])
+    let fieldCounts = resources.map {
+      (($0["schema"] as? [String: Any])?["fields"] as? [Any])?.count
+    }
+    XCTAssertEqual(fieldCounts, [4, 5_000, 0, 4])
+  }
+
   func testDataPackageWrite_MissingFolder_ThrowsWithPath() throws {
     let folder = try scratchFolder().appendingPathComponent("absent")
     XCTAssertThrowsError(try DataPackageWriter.write(schemas: [runs], toDirectory: folder.path)) {
@@ -229,5 +250,14 @@ final class JSONTextBytesTests: XCTestCase {
       value.text(),
       "{\n  \"a\": [\"x\", 1, false],\n  \"b\": [\n    {},\n    {\n      \"c\": true\n    }\n  ],\n"
         + "  \"d\": []\n}")
+  }
+
+  func testDataPackageJSON_LazyArray_SameTextAsArray() {
+    let items: [DataPackageJSON] = [.object([]), .object([("c", .array([.bool(true)]))])]
+    for items in [items, []] {
+      let eager = DataPackageJSON.object([("a", .array(items))])
+      let lazy = DataPackageJSON.object([("a", .lazyArray(count: items.count) { items[$0] })])
+      XCTAssertEqual(lazy.text(indent: 2), eager.text(indent: 2))
+    }
   }
 }
