@@ -53,6 +53,15 @@ public final class ExportRun {
     for note in OutputCommit.recover(outputDirectory: folder) {
       log.log(LogEvent("recovered", level: .warning, message: "\(folder): \(note)"))
     }
+    // A plain export replaces the previous outputs (a --state run writes a delta folder, or
+    // reads them to append): it lets go of their cached pages now, on the core the start
+    // leaves idle, not in the commit's renames.
+    let releasing =
+      options.statePath == nil
+      ? BackgroundWork(name: "rkexport.release") {
+        OutputCommit.releaseCachedPages(of: ExportRun.replacedFiles, in: folder)
+      } : nil
+    defer { _ = try? releasing?.wait() }
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
     let definitions = try SurveyDefinitions.load(options.surveyDefinitions)
     var walker = InputWalker(roots: options.inputs)
@@ -171,6 +180,13 @@ public final class ExportRun {
     report.seconds = Date().timeIntervalSince(started)
     return report
   }
+
+  /// The files of an export with fixed names (the wide tables are found by listing `wide/`).
+  static let replacedFiles =
+    [
+      ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers, ExportSchemas.inputs,
+      SummaryTable.schema, ChoicesTable.schema, Codebook.schema,
+    ].map { $0.name + ".csv" } + ["datapackage.json", "results.xlsx"]
 
   /// Data tables first, the input list next, the data package last: a reader that sees the
   /// new datapackage.json sees every file it describes.

@@ -45,6 +45,30 @@ public final class OutputCommit {
     try createFolder(stagingDirectory)
   }
 
+  /// Drops the page cache of the files `names` (paths in `outputDirectory`) and of the wide
+  /// tables (`wide/*.csv`) a previous export left: the commit renames this run's files over
+  /// them, and the rename that frees a replaced file also frees its cached pages, ~60 MB for
+  /// 10,000 archives, which took ~8 ms of the run's serial end. Called on another thread as
+  /// the run starts, while a core is idle; the files stay whole and readable (their pages are
+  /// read from disk again if anyone asks). Links are not followed.
+  public static func releaseCachedPages(of names: [String], in outputDirectory: String) {
+    var paths = names.map { outputDirectory + "/" + $0 }
+    let wide = outputDirectory + "/wide"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: wide)) ?? []
+    where name.hasSuffix(".csv") && !name.hasPrefix(".") {
+      paths.append(wide + "/" + name)
+    }
+    for path in paths {
+      let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      guard descriptor >= 0 else { continue }
+      var info = stat()
+      if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+      }
+      close(descriptor)
+    }
+  }
+
   /// Finishes a commit a killed run left half done and removes stale staging folders.
   /// Returns a line to log when something was recovered or removed.
   public static func recover(outputDirectory: String) -> [String] {
