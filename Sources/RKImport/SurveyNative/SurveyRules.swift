@@ -7,15 +7,22 @@ public struct SurveyRules: Sendable, Equatable {
   /// The definition file's name without extension.
   public var taskIdentifier: String
   /// Top-level questions in order; sub-questions inside them.
-  public var questions: [SurveyQuestion]
+  public var questions: [SurveyQuestion] {
+    didSet { questionIDs = Self.ids(of: questions) }
+  }
+
+  /// Every question id (top-level and sub-questions). Kept, not worked out when asked: it is
+  /// asked twice per submission, and making the set cost ~23 k instructions, a tenth of a
+  /// submission's import.
+  public private(set) var questionIDs: Set<String>
 
   public init(taskIdentifier: String, questions: [SurveyQuestion]) {
     self.taskIdentifier = taskIdentifier
     self.questions = questions
+    questionIDs = Self.ids(of: questions)
   }
 
-  /// Every question id (top-level and sub-questions).
-  public var questionIDs: Set<String> {
+  private static func ids(of questions: [SurveyQuestion]) -> Set<String> {
     Set(questions.flatMap { [$0.id] + $0.subQuestions.map(\.id) })
   }
 }
