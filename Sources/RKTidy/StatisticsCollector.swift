@@ -87,6 +87,8 @@ public struct StatisticsCollector: Sendable {
     // Taken out (and put back below) so that appending to its arrays copies nothing.
     var recent = RecentRun()
     swap(&recent, &recentRuns[task])
+    recent.slotShift = 0
+    recent.stepShift = 0
     addStepDurations(run, recent: &recent)
     // Fields are read in place: copying each result would retain all its strings and arrays.
     run.results.withUnsafeBufferPointer { results in
@@ -144,8 +146,8 @@ public struct StatisticsCollector: Sendable {
   private mutating func addStepDurations(_ run: RunContribution, recent: inout RecentRun) {
     for (index, step) in run.stepDurations.enumerated() {
       let variable: Int
-      if index < recent.steps.count && recent.steps[index].step == step.step {
-        variable = recent.steps[index].variable
+      if let noted = recent.stepVariable(at: index, step: step.step) {
+        variable = noted
       } else {
         variable = stepVariable(task: run.taskID, step: step.step)
         recent.noteStep(step.step, variable: variable, at: index)
@@ -263,19 +265,71 @@ struct TaskAccumulator: Sendable {
 struct RecentRun: Sendable {
   var slots: [(key: QuestionKey, answerType: AnswerType, slot: Int)] = []
   var steps: [(step: String, variable: Int)] = []
+  /// How many places on in `slots` and `steps` the current run's results and steps were last
+  /// found (ones an earlier run had and this one skipped: a branching task, a hidden
+  /// SurveyNative question). Zero at the start of each run.
+  var slotShift = 0
+  var stepShift = 0
 
-  /// The slot noted for the result at `index` when it was noted for `key` and `answerType` (of
-  /// this run's task: the task is not compared). Read in place: the array's subscript copied
-  /// the entry, retaining its strings, per result.
-  func slot(at index: Int, matching key: QuestionKey, answerType: AnswerType) -> Int? {
+  /// Places `slot` and `stepVariable` look at: the expected one and three after it.
+  static let lookAhead = 4
+
+  /// The slot noted for `key` and `answerType` (of this run's task: the task is not compared)
+  /// where this run's earlier results were found, or a few places on. Places before `index`
+  /// already hold this run's results.
+  @inline(__always)
+  mutating func slot(at index: Int, matching key: QuestionKey, answerType: AnswerType) -> Int? {
+    let expected = index + slotShift
+    if let slot = slot(noted: expected, matching: key, answerType: answerType) { return slot }
+    return slotFurtherOn(expected, index: index, matching: key, answerType: answerType)
+  }
+
+  /// Out of line: the places after the expected one are looked at only when it missed.
+  @inline(never)
+  private mutating func slotFurtherOn(
+    _ expected: Int, index: Int, matching key: QuestionKey, answerType: AnswerType
+  ) -> Int? {
+    for place in (expected + 1)..<max(expected + 1, min(slots.count, expected + Self.lookAhead)) {
+      if let slot = slot(noted: place, matching: key, answerType: answerType) {
+        slotShift = place - index
+        return slot
+      }
+    }
+    return nil
+  }
+
+  /// The slot noted at `place` when it was noted for `key` and `answerType`. Read in place:
+  /// the array's subscript copied the entry, retaining its strings, per result.
+  @inline(__always)
+  private func slot(noted place: Int, matching key: QuestionKey, answerType: AnswerType) -> Int? {
     slots.withUnsafeBufferPointer { slots in
-      guard index < slots.count else { return nil }
-      let noted = slots.baseAddress! + index
+      guard place < slots.count else { return nil }
+      let noted = slots.baseAddress! + place
       guard noted.pointee.answerType == answerType, noted.pointee.key.item == key.item,
         noted.pointee.key.step == key.step
       else { return nil }
       return noted.pointee.slot
     }
+  }
+
+  /// The spool variable noted for step `step` where this run's earlier steps were found, or a
+  /// few places on.
+  @inline(__always)
+  mutating func stepVariable(at index: Int, step: String) -> Int? {
+    let expected = index + stepShift
+    if expected < steps.count && steps[expected].step == step { return steps[expected].variable }
+    return stepVariableFurtherOn(expected, index: index, step: step)
+  }
+
+  @inline(never)
+  private mutating func stepVariableFurtherOn(_ expected: Int, index: Int, step: String) -> Int? {
+    for place in (expected + 1)..<max(expected + 1, min(steps.count, expected + Self.lookAhead)) {
+      if steps[place].step == step {
+        stepShift = place - index
+        return steps[place].variable
+      }
+    }
+    return nil
   }
 
   mutating func note(_ slot: Int, key: QuestionKey, answerType: AnswerType, at index: Int) {

@@ -40,6 +40,35 @@ final class WidePivotTests: XCTestCase {
     }
   }
 
+  /// Runs of a branching task skip questions an earlier run had: the question at each place is
+  /// still found by comparing keys a few places on (and by its key, never another's).
+  func testRecentOrdinal_QuestionsSkipped_FoundFurtherOnUpToTheLookAhead() {
+    let task = WideTask(taskID: "branching", definition: nil)
+    let keys = (0..<10).map { QuestionKey(step: "s\($0)", item: "q\($0)") }
+    task.countRun()
+    var ordinals: [Int] = []
+    for (index, key) in keys.enumerated() {
+      XCTAssertNil(task.recentOrdinal(at: index, key: key))
+      let ordinal = task.register(key, after: ordinals.last)
+      task.noteRecent(ordinal, at: index, key: key)
+      ordinals.append(ordinal)
+    }
+    // A run without q1, then without q2…q4: each later question found where it sat.
+    task.countRun()
+    let skipping = [0, 2, 3, 4, 8, 9]
+    for (index, number) in skipping.enumerated() {
+      XCTAssertEqual(
+        task.recentOrdinal(at: index, key: keys[number]), ordinals[number], "q\(number)")
+    }
+    // Four skipped at once: beyond the look-ahead, left to the lookup by key.
+    task.countRun()
+    XCTAssertEqual(task.recentOrdinal(at: 0, key: keys[0]), ordinals[0])
+    XCTAssertNil(task.recentOrdinal(at: 1, key: keys[5]))
+    // Never another question's ordinal, and nothing found before this run's place.
+    XCTAssertNil(task.recentOrdinal(at: 2, key: QuestionKey(step: "s2", item: "other")))
+    XCTAssertNil(task.recentOrdinal(at: 3, key: keys[1]))
+  }
+
   func testWide_NotPresentedSkippedAndOptions_BlankNeverZero() throws {
     let pivot = WidePivot()
     let first = pivot.add(
