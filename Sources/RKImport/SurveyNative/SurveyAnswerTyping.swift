@@ -19,12 +19,32 @@ enum SurveyAnswerTyping {
     }
   }
 
+  /// `surveynative:<question type>`, the results' class name (`unknown` without a type). The
+  /// known types' names are literals: a String made per answer cost ~480 instructions.
+  static func className(_ questionType: String?) -> String {
+    switch questionType {
+    case nil: return "surveynative:unknown"
+    case "single_select": return "surveynative:single_select"
+    case "multi_select": return "surveynative:multi_select"
+    case "segment_select": return "surveynative:segment_select"
+    case "table_select": return "surveynative:table_select"
+    case "year_picker": return "surveynative:year_picker"
+    case "date_picker": return "surveynative:date_picker"
+    case "single_text_field": return "surveynative:single_text_field"
+    case "single_text_area": return "surveynative:single_text_area"
+    case "add_text_field": return "surveynative:add_text_field"
+    case "multi_text_field": return "surveynative:multi_text_field"
+    case "dynamic_label_text_field": return "surveynative:dynamic_label_text_field"
+    case let other?: return "surveynative:\(other)"
+    }
+  }
+
   /// The results of one answer: one result, or one per key of a dict answer
   /// (`<id>.<key>`). `[]`, `{}` and `""` give one skipped result with the question's id.
   static func results(
     id: String, type: String?, value: JSONValue
   ) -> [ResultRecord] {
-    let className = "surveynative:\(type ?? "unknown")"
+    let className = Self.className(type)
     func result(_ itemID: String, _ answerType: AnswerType, _ answer: Answer) -> ResultRecord {
       ResultRecord(identifier: itemID, className: className, answerType: answerType, answer: answer)
     }

@@ -81,7 +81,8 @@ struct SurveyRunBuilder {
       case true?:
         return [
           ResultRecord(
-            identifier: question.id, className: "surveynative:\(question.questionType)",
+            identifier: question.id,
+            className: SurveyAnswerTyping.className(question.questionType),
             answerType: SurveyAnswerTyping.answerType(question.questionType), answer: .skipped)
         ]
       case nil:
