@@ -81,37 +81,13 @@ extension KeyedArchive {
     return uuidText(at: header.payloadOffset)
   }
 
-  /// The 16 bytes at `start` as upper-case hyphenated UUID text, 36 characters put together
-  /// on the stack through pointers and made a String once: one per task run. (Indexing the
-  /// plist's array and the text checked bounds on every byte, ~700 instructions a UUID; most
-  /// of the ~1,000 left is the String's allocation.)
+  /// The 16 bytes at `start` of the plist as upper-case hyphenated UUID text.
   func uuidText(at start: Int) -> String {
     plist.bytes.withUnsafeBufferPointer { bytes in
       // The caller's header was decoded within the plist: its 16 bytes are there.
       precondition(start >= 0 && bytes.count - start >= 16, "UUID bytes beyond the plist")
-      let source = bytes.baseAddress! + start
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
-        let target = text.baseAddress!
-        var written = 0
-        for index in 0..<16 {
-          if index == 4 || index == 6 || index == 8 || index == 10 {
-            (target + written).initialize(to: UInt8(ascii: "-"))
-            written += 1
-          }
-          let byte = source[index]
-          (target + written).initialize(to: Self.hexDigit(byte >> 4))
-          (target + written + 1).initialize(to: Self.hexDigit(byte & 0x0F))
-          written += 2
-        }
-        return String(decoding: UnsafeBufferPointer(start: target, count: 36), as: UTF8.self)
-      }
+      return UUIDText.hyphenated(bytes.baseAddress! + start)
     }
-  }
-
-  /// The upper-case hexadecimal digit of `value` (0…15).
-  @inline(__always)
-  private static func hexDigit(_ value: UInt8) -> UInt8 {
-    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
 
   /// Elements of NSArray, NSSet, NSOrderedSet objects or inline plist arrays, resolved.

@@ -20,25 +20,6 @@ enum NameBasedUUID {
     bytes += (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
     bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
     bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-    // 8-4-4-4-12 hexadecimal digits written into one buffer: Strings per byte and per part,
-    // joined, cost ~20 k instructions a submission.
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
-      var written = 0
-      for (index, byte) in bytes.enumerated() {
-        if index == 4 || index == 6 || index == 8 || index == 10 {
-          text[written] = UInt8(ascii: "-")
-          written += 1
-        }
-        text[written] = hexDigit(byte >> 4)
-        text[written + 1] = hexDigit(byte & 0x0F)
-        written += 2
-      }
-      return String(decoding: UnsafeBufferPointer(rebasing: text[..<written]), as: UTF8.self)
-    }
-  }
-
-  /// The upper-case hexadecimal digit of `value` (0…15).
-  private static func hexDigit(_ value: UInt8) -> UInt8 {
-    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    return bytes.withUnsafeBufferPointer { UUIDText.hyphenated($0.baseAddress!) }
   }
 }
