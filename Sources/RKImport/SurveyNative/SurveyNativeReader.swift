@@ -21,7 +21,8 @@ public enum SurveyNativeReader {
     guard let members = document["answers"]?.objectMembers else {
       throw ImportError(location: "answers", reason: "expected an object")
     }
-    var answers: [String: JSONValue] = [:]
+    // Room for every answer at once: grown as filled, the table was rehashed ~5 times.
+    var answers = [String: JSONValue](minimumCapacity: members.count)
     var notes: [String] = []
     for member in members {
       if answers[member.key] == nil {
