@@ -87,8 +87,8 @@ public struct StatisticsCollector: Sendable {
     // Taken out (and put back below) so that appending to its arrays copies nothing.
     var recent = RecentRun()
     swap(&recent, &recentRuns[task])
-    recent.slotShift = 0
-    recent.stepShift = 0
+    recent.slots.startRun()
+    recent.steps.startRun()
     addStepDurations(run, recent: &recent)
     // Fields are read in place: copying each result would retain all its strings and arrays.
     run.results.withUnsafeBufferPointer { results in
@@ -263,89 +263,33 @@ struct TaskAccumulator: Sendable {
 /// Where the questions and steps of a task's last run were found: runs of a task mostly
 /// repeat them in order, and comparing keys costs less than hashing them.
 struct RecentRun: Sendable {
-  var slots: [(key: QuestionKey, answerType: AnswerType, slot: Int)] = []
-  var steps: [(step: String, variable: Int)] = []
-  /// How many places on in `slots` and `steps` the current run's results and steps were last
-  /// found (ones an earlier run had and this one skipped: a branching task, a hidden
-  /// SurveyNative question). Zero at the start of each run.
-  var slotShift = 0
-  var stepShift = 0
-
-  /// Places `slot` and `stepVariable` look at: the expected one and three after it.
-  static let lookAhead = 4
+  var slots = RecentPlaces<(key: QuestionKey, answerType: AnswerType, slot: Int)>()
+  var steps = RecentPlaces<(step: String, variable: Int)>()
 
   /// The slot noted for `key` and `answerType` (of this run's task: the task is not compared)
-  /// where this run's earlier results were found, or a few places on. Places before `index`
-  /// already hold this run's results.
+  /// at the result's place or a few places on.
   @inline(__always)
   mutating func slot(at index: Int, matching key: QuestionKey, answerType: AnswerType) -> Int? {
-    let expected = index + slotShift
-    if let slot = slot(noted: expected, matching: key, answerType: answerType) { return slot }
-    return slotFurtherOn(expected, index: index, matching: key, answerType: answerType)
-  }
-
-  /// Out of line: the places after the expected one are looked at only when it missed.
-  @inline(never)
-  private mutating func slotFurtherOn(
-    _ expected: Int, index: Int, matching key: QuestionKey, answerType: AnswerType
-  ) -> Int? {
-    for place in (expected + 1)..<max(expected + 1, min(slots.count, expected + Self.lookAhead)) {
-      if let slot = slot(noted: place, matching: key, answerType: answerType) {
-        slotShift = place - index
-        return slot
-      }
-    }
-    return nil
-  }
-
-  /// The slot noted at `place` when it was noted for `key` and `answerType`. Read in place:
-  /// the array's subscript copied the entry, retaining its strings, per result.
-  @inline(__always)
-  private func slot(noted place: Int, matching key: QuestionKey, answerType: AnswerType) -> Int? {
-    slots.withUnsafeBufferPointer { slots in
-      guard place < slots.count else { return nil }
-      let noted = slots.baseAddress! + place
-      guard noted.pointee.answerType == answerType, noted.pointee.key.item == key.item,
-        noted.pointee.key.step == key.step
-      else { return nil }
-      return noted.pointee.slot
+    slots.find(at: index, key: key) { noted, key in
+      noted.pointee.answerType == answerType && noted.pointee.key.item == key.item
+        && noted.pointee.key.step == key.step ? noted.pointee.slot : nil
     }
   }
 
-  /// The spool variable noted for step `step` where this run's earlier steps were found, or a
-  /// few places on.
+  /// The spool variable noted for step `step` at the step's place or a few places on.
   @inline(__always)
   mutating func stepVariable(at index: Int, step: String) -> Int? {
-    let expected = index + stepShift
-    if expected < steps.count && steps[expected].step == step { return steps[expected].variable }
-    return stepVariableFurtherOn(expected, index: index, step: step)
-  }
-
-  @inline(never)
-  private mutating func stepVariableFurtherOn(_ expected: Int, index: Int, step: String) -> Int? {
-    for place in (expected + 1)..<max(expected + 1, min(steps.count, expected + Self.lookAhead)) {
-      if steps[place].step == step {
-        stepShift = place - index
-        return steps[place].variable
-      }
+    steps.find(at: index, key: step) { noted, step in
+      noted.pointee.step == step ? noted.pointee.variable : nil
     }
-    return nil
   }
 
   mutating func note(_ slot: Int, key: QuestionKey, answerType: AnswerType, at index: Int) {
-    if index < slots.count {
-      slots[index] = (key, answerType, slot)
-    } else if index == slots.count {
-      slots.append((key, answerType, slot))
-    }
+    slots.note((key, answerType, slot), at: index)
   }
 
   mutating func noteStep(_ step: String, variable: Int, at index: Int) {
-    if index < steps.count {
-      steps[index] = (step, variable)
-    } else if index == steps.count {
-      steps.append((step, variable))
-    }
+    steps.note((step, variable), at: index)
   }
 }
 

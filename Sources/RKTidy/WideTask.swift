@@ -81,10 +81,7 @@ final class WideTask {
   @exclusivity(unchecked) private var tail = -1
   @exclusivity(unchecked) private(set) var runCount = 0
   /// Questions by their position in recent runs (`recentOrdinal`).
-  @exclusivity(unchecked) private var recent: [(key: QuestionKey, ordinal: Int)] = []
-  /// How many places on in `recent` the current run's questions were last found (questions an
-  /// earlier run had and this one skipped: a branching task, a hidden SurveyNative question).
-  @exclusivity(unchecked) private var recentShift = 0
+  @exclusivity(unchecked) private var recent = RecentPlaces<(key: QuestionKey, ordinal: Int)>()
   /// The layout built for the current state; reset by every change (`dropLayout`).
   var cachedLayout: WideLayout?
 
@@ -112,45 +109,22 @@ final class WideTask {
 
   func countRun() {
     runCount += 1
-    recentShift = 0
+    recent.startRun()
     dropLayout()
   }
 
   /// The ordinal of the question at `index` of the current run, if the last runs had `key`
-  /// where this run's earlier questions were found, or a few places on (questions this run
-  /// skipped): runs of a task mostly repeat their questions in order, and comparing keys
-  /// costs less than hashing one. Places before `index` already hold this run's questions.
+  /// there or a few places on (`RecentPlaces`): comparing keys costs less than hashing one.
   @inline(__always)
   func recentOrdinal(at index: Int, key: QuestionKey) -> Int? {
-    let expected = index + recentShift
-    if expected < recent.count, recent[expected].key == key { return recent[expected].ordinal }
-    return recentOrdinalFurtherOn(expected, index: index, key: key)
-  }
-
-  /// Out of line: the places after the expected one are looked at only when it missed.
-  @inline(never)
-  private func recentOrdinalFurtherOn(_ expected: Int, index: Int, key: QuestionKey) -> Int? {
-    for place
-      in (expected + 1)..<max(expected + 1, min(recent.count, expected + Self.recentLookAhead))
-    {
-      if recent[place].key == key {
-        recentShift = place - index
-        return recent[place].ordinal
-      }
+    recent.find(at: index, key: key) { noted, key in
+      noted.pointee.key == key ? noted.pointee.ordinal : nil
     }
-    return nil
   }
-
-  /// Places `recentOrdinal` looks at: the expected one and three after it.
-  static let recentLookAhead = 4
 
   /// Remembers the question at `index` of the current run for `recentOrdinal`.
   func noteRecent(_ ordinal: Int, at index: Int, key: QuestionKey) {
-    if index < recent.count {
-      recent[index] = (key, ordinal)
-    } else if index == recent.count {
-      recent.append((key, ordinal))
-    }
+    recent.note((key, ordinal), at: index)
   }
 
   /// The ordinal of a known question, or nil.
