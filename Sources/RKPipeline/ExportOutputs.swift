@@ -10,6 +10,14 @@ import RKWrite
 /// keep per-question counts and spool their values. `finish()` writes the rest; every file is complete in `folder` (the
 /// run's staging folder) afterwards, and `OutputCommit` moves the set into place.
 final class ExportOutputs {
+  /// The files an export writes under fixed names (the wide tables are named by task, in
+  /// `wide/`): what a new export into the same folder replaces.
+  static let fixedFileNames =
+    [
+      ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers, ExportSchemas.inputs,
+      SummaryTable.schema, ChoicesTable.schema, Codebook.schema,
+    ].map { $0.name + ".csv" } + ["datapackage.json", "results.xlsx"]
+
   private let options: ExportOptions
   /// The staging folder (temporary spool files may live there, unlinked).
   let folder: String

@@ -59,7 +59,7 @@ public final class ExportRun {
     let releasing =
       options.statePath == nil
       ? BackgroundWork(name: "rkexport.release") {
-        OutputCommit.releaseCachedPages(of: ExportRun.replacedFiles, in: folder)
+        OutputCommit.releaseCachedPages(of: ExportOutputs.fixedFileNames, in: folder)
       } : nil
     defer { _ = try? releasing?.wait() }
     let state = try options.statePath.flatMap { try ExportState.load(path: $0) }
@@ -180,13 +180,6 @@ public final class ExportRun {
     report.seconds = Date().timeIntervalSince(started)
     return report
   }
-
-  /// The files of an export with fixed names (the wide tables are found by listing `wide/`).
-  static let replacedFiles =
-    [
-      ExportSchemas.taskRuns, ExportSchemas.steps, ExportSchemas.answers, ExportSchemas.inputs,
-      SummaryTable.schema, ChoicesTable.schema, Codebook.schema,
-    ].map { $0.name + ".csv" } + ["datapackage.json", "results.xlsx"]
 
   /// Data tables first, the input list next, the data package last: a reader that sees the
   /// new datapackage.json sees every file it describes.

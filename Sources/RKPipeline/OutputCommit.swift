@@ -59,7 +59,7 @@ public final class OutputCommit {
       paths.append(wide + "/" + name)
     }
     for path in paths {
-      let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      let descriptor = FileSystemName.openPath(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
       guard descriptor >= 0 else { continue }
       var info = stat()
       if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG {

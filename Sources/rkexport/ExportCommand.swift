@@ -1,6 +1,7 @@
 // `rkexport [export] INPUT...`: the whole export, as a cron job runs it.
 import ArgumentParser
 import Foundation
+import RKImport
 import RKModel
 import RKPipeline
 import RKTable
@@ -115,4 +116,15 @@ extension XLSXCompression: ExpressibleByArgument {}
 
 func printError(_ line: String) {
   FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Refuses a path rkexport would write under other bytes than it was given: outputs are
+/// written by the path's text, and a name that is not valid UTF-8 (a Latin-1 folder) reaches
+/// the program as mapped characters (`FileSystemName`), so `--out café` in Latin-1 created a
+/// folder of another name, and the next cron run read a state file the user never named.
+func refuseUnwritableName(_ path: String, option: String) throws {
+  guard FileSystemName.holdsMappedBytes(path) else { return }
+  throw ValidationError(
+    "\(option) \(path): rkexport writes only to paths that are valid UTF-8 (this one holds "
+      + "other bytes); use a name that is, or a link whose path is.")
 }
