@@ -47,11 +47,6 @@ public struct StatisticsCollector: Sendable {
   /// Every task seen so far with its accumulated counts.
   var tasks: [String: TaskAccumulator] { taskNumbers.mapValues { taskAccumulators[$0] } }
 
-  /// Every question seen so far with its accumulated counts and values.
-  var questions: [StatisticsKey: QuestionAccumulator] {
-    Dictionary(uniqueKeysWithValues: zip(questionKeys, accumulators))
-  }
-
   /// A collector; `definitions` give question order and the option sets of choice questions.
   /// With `spoolDirectory` (an existing folder, such as the export's staging folder) the values
   /// wait in an unlinked temporary file there instead of memory.

@@ -19,15 +19,9 @@ enum DataPackageJSON: Equatable {
 
   /// The value as JSON text, indented by two spaces per level, without a trailing newline.
   func text(indent: Int = 0) -> String {
-    String(decoding: utf8(indent: indent), as: UTF8.self)
-  }
-
-  /// `text(indent:)` as UTF-8 bytes.
-  func utf8(indent: Int = 0) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(4096)
     append(to: &out, indent: indent) { _ in }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   // Bytes, not String: appending to a String scalar by scalar cost ~400 instructions per
